@@ -1,0 +1,36 @@
+# Two commands for a fresh machine: `make serve` and `make test`.
+# Prefer the distribution's CPython: built with PGO and LTO, it runs the engine about twice
+# as fast as an unoptimised source build (see README, "Speed").
+PYTHON ?= $(shell for p in /usr/bin/python3 python3; do \
+	command -v $$p >/dev/null && $$p -c 'import sys, venv; assert sys.version_info >= (3, 11)' \
+	2>/dev/null && { echo $$p; break; }; done)
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: install serve test lint bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+serve: $(STAMP)
+	$(BIN)/klaverjas serve
+
+test: $(STAMP)
+	$(BIN)/ruff check .
+	PYTHONASYNCIODEBUG=1 $(BIN)/pytest
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+bench: $(STAMP)
+	$(BIN)/python bench/engine.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis

@@ -1,0 +1,310 @@
+"""One deal as a state machine: choosing trump, eight tricks, roem, and the score.
+
+Phases and their transitions (the only place they change):
+
+    TRUMP --pass (not the 4th) / pass (4th: the forced round)--> TRUMP
+    TRUMP --trump:s--> PLAY
+    PLAY  --card (trick not full)--> PLAY
+    PLAY  --4th card, roem and claim mode--> CLAIM
+    PLAY  --4th card of trick 8, no claim--> DONE ; otherwise --> PLAY
+    CLAIM --take/leave--> PLAY, or DONE after trick 8
+
+:meth:`Deal.apply` validates and returns events; ``choose``, ``pass_``, ``play`` and
+``decide`` are the trusted fast path that replay and playouts use.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from .actions import LEAVE, PASS, PLAYS, TAKE, Action, Kind
+from .cards import SUIT_NAMES, card_str, cards_of
+from .errors import CardNotInHand, GameOver, IllegalAction, IllegalCard, NotYourTurn, WrongPhase
+from .events import (
+    CardPlayed,
+    DealResult,
+    Event,
+    Passed,
+    RoemDecided,
+    Trick,
+    TrickTaken,
+    TrumpChosen,
+)
+from .legal import legal_mask, why_illegal
+from .rng import deal_hands, shuffled_deck
+from .rules import PitBonus, RoemMode, Rules, TrumpMode
+from .tables import DEAL_POINTS, LAST_TRICK, POINTS, STRENGTH
+from .trick import roem_memo
+
+PIT_BONUS = 100
+_new_tuple = tuple.__new__  # builds a Trick without NamedTuple's slower __new__
+
+
+class Phase(StrEnum):
+    TRUMP = "trump"
+    PLAY = "play"
+    CLAIM = "claim"
+    DONE = "done"
+
+
+class Deal:
+    """The state of one deal.  Seats 0-3 clockwise; team of a seat is ``seat & 1``."""
+
+    __slots__ = (
+        "_amsterdam",
+        "_claim",
+        "_strength",
+        "actions",
+        "chooser",
+        "dealer",
+        "dealt",
+        "forced",
+        "hands",
+        "high_trump",
+        "leader",
+        "passes",
+        "phase",
+        "points",
+        "result",
+        "roem",
+        "rules",
+        "trick",
+        "tricks",
+        "trump",
+        "turn",
+        "turned",
+        "win_seat",
+        "win_strength",
+        "won",
+    )
+
+    def __init__(self, rules: Rules, dealer: int, hands: list[int], turned: int | None = None):
+        self.rules = rules
+        self.dealer = dealer
+        self.hands = list(hands)
+        self.dealt = tuple(hands)
+        self._amsterdam = rules.amsterdam
+        self._claim = rules.roem is RoemMode.CLAIM
+        self.turned = turned if rules.trump_mode is TrumpMode.TURNED else None
+        self.trump = -1
+        self.chooser = -1
+        self.passes = 0
+        mode = rules.trump_mode
+        self.forced = mode is not TrumpMode.BIDDING and mode is not TrumpMode.TURNED
+        self.turn = dealer if mode is TrumpMode.DEALER else (dealer + 1) & 3
+        self.phase = Phase.TRUMP
+        self.leader = (dealer + 1) & 3
+        self.trick: list[int] = []
+        self.high_trump = -1
+        self.win_seat = -1
+        self.win_strength = -1
+        self._strength: tuple[int, ...] = ()
+        self.tricks: list[Trick] = []
+        self.points = [0, 0]
+        self.roem = [0, 0]
+        self.won = [0, 0]
+        self.result: DealResult | None = None
+        self.actions: list[Action] = []
+
+    @classmethod
+    def shuffled(cls, rules: Rules, seed: int, number: int = 0, dealer: int = 0) -> Deal:
+        """Deal ``number`` of seed ``seed``, dealt 3-2-3 from left of ``dealer``."""
+        deck = shuffled_deck(seed, number)
+        return cls(rules, dealer, deal_hands(deck, dealer), turned=deck[31])
+
+    @classmethod
+    def with_trump(cls, rules: Rules, dealer: int, hands: list[int], trump: int, chooser: int):
+        """A deal whose trump is already chosen (records that start at the first lead)."""
+        deal = cls(rules, dealer, hands)
+        deal.choose(trump, chooser)
+        return deal
+
+    # -- queries -------------------------------------------------------------------------
+
+    @property
+    def playing_team(self) -> int:
+        return self.chooser & 1
+
+    def legal_mask(self) -> int:
+        """The cards the seat to act may play (PLAY phase)."""
+        turn = self.turn
+        if not self.trick:
+            return self.hands[turn]
+        return legal_mask(
+            self.hands[turn],
+            self.trick,
+            self.high_trump,
+            not (self.win_seat ^ turn) & 1,
+            self.trump,
+            self._amsterdam,
+        )
+
+    def trump_choices(self) -> list[Action]:
+        """The legal actions of the TRUMP phase."""
+        if self.turned is None:
+            names = [Action.trump(s) for s in range(4)]
+            return names if self.forced else [PASS, *names]
+        turned_suit = self.turned >> 3
+        if self.forced:
+            return [Action.trump(s) for s in range(4) if s != turned_suit]
+        return [PASS, Action.trump(turned_suit)]
+
+    def legal_actions(self) -> list[Action]:
+        if self.phase is Phase.PLAY:
+            return [Action.play(c) for c in cards_of(self.legal_mask())]
+        if self.phase is Phase.TRUMP:
+            return self.trump_choices()
+        if self.phase is Phase.CLAIM:
+            return [TAKE, LEAVE]
+        return []
+
+    def trick_seats(self) -> list[int]:
+        """The seats that played the cards of the current trick, in order."""
+        return [(self.leader + i) & 3 for i in range(len(self.trick))]
+
+    # -- validated path ------------------------------------------------------------------
+
+    def apply(self, seat: int, action: Action) -> list[Event]:
+        """Check ``action`` by ``seat``, apply it and return its events; else raise and
+        leave the deal unchanged."""
+        if self.phase is Phase.DONE:
+            raise GameOver("the deal is over")
+        if seat != self.turn:
+            raise NotYourTurn(f"it is seat {self.turn}'s turn, not seat {seat}'s")
+        kind = action.kind
+        if kind is Kind.PLAY:
+            return self._apply_play(seat, action.value)
+        if kind is Kind.PASS or kind is Kind.TRUMP:
+            if self.phase is not Phase.TRUMP:
+                raise WrongPhase(f"trump is not being chosen now (phase {self.phase})")
+            if action not in self.trump_choices():
+                raise IllegalAction(self._why_not_trump(action))
+            if kind is Kind.PASS:
+                self.pass_()
+                return [Passed(seat)]
+            self.choose(action.value, seat)
+            return [TrumpChosen(seat, action.value)]
+        if self.phase is not Phase.CLAIM:
+            raise WrongPhase(f"there is no roem to take or leave now (phase {self.phase})")
+        roem = self.tricks[-1].roem
+        take = kind is Kind.TAKE
+        self.decide(take)
+        return [RoemDecided(seat, take, roem)]
+
+    def _apply_play(self, seat: int, card: int) -> list[Event]:
+        if self.phase is not Phase.PLAY:
+            raise WrongPhase(f"cards are not being played now (phase {self.phase})")
+        if not self.hands[seat] >> card & 1:
+            raise CardNotInHand(f"{card_str(card)} is not in your hand")
+        if not self.legal_mask() >> card & 1:
+            why = why_illegal(self.hands[seat], self.trick, self.high_trump, self.trump, card)
+            raise IllegalCard(f"{card_str(card)} is not legal: {why}")
+        before = len(self.tricks)
+        self.play(card)
+        events: list[Event] = [CardPlayed(seat, card)]
+        if len(self.tricks) > before:
+            events.append(TrickTaken(before + 1, self.tricks[-1], self.phase is Phase.CLAIM))
+        return events
+
+    def _why_not_trump(self, action: Action) -> str:
+        if action.kind is Kind.PASS:
+            return "you must name trump: passing is not allowed now"
+        if self.turned is not None and not self.forced:
+            return f"only {SUIT_NAMES[self.turned >> 3]} (the turned card's suit) or pass"
+        return f"{SUIT_NAMES[action.value]} may not be named: the turned card's suit was refused"
+
+    # -- trusted fast path ---------------------------------------------------------------
+
+    def pass_(self) -> None:
+        self.actions.append(PASS)
+        self.passes += 1
+        if self.passes == 4:
+            self.forced = True
+            self.turn = (self.dealer + 1) & 3
+        else:
+            self.turn = (self.turn + 1) & 3
+
+    def choose(self, suit: int, seat: int) -> None:
+        self.actions.append(Action.trump(suit))
+        self.trump = suit
+        self.chooser = seat
+        self.phase = Phase.PLAY
+        self.turn = self.leader
+
+    def play(self, card: int) -> None:
+        """Play ``card`` for the seat to act, trusting that it is legal."""
+        self.actions.append(PLAYS[card])
+        seat = self.turn
+        self.hands[seat] ^= 1 << card
+        trick = self.trick
+        trick.append(card)
+        if len(trick) == 1:
+            self._strength = strength = STRENGTH[self.trump * 4 + (card >> 3)]
+            self.win_seat = seat
+            self.win_strength = strength[card]
+            self.high_trump = card if card >> 3 == self.trump else -1
+        else:
+            s = self._strength[card]
+            if s > self.win_strength:
+                self.win_strength = s
+                self.win_seat = seat
+                if card >> 3 == self.trump:
+                    self.high_trump = card
+            if len(trick) == 4:
+                self._close_trick()
+                return
+        self.turn = (seat + 1) & 3
+
+    def decide(self, take: bool) -> None:
+        """Take or leave the roem of the trick just won (claim mode)."""
+        self.actions.append(TAKE if take else LEAVE)
+        last = self.tricks[-1]
+        if take:
+            self.roem[last.winner & 1] += last.roem
+        else:
+            self.tricks[-1] = last._replace(roem=0)
+        self._next_trick()
+
+    def _close_trick(self) -> None:
+        trick, trump, winner = self.trick, self.trump, self.win_seat
+        p = POINTS[trump]
+        points = p[trick[0]] + p[trick[1]] + p[trick[2]] + p[trick[3]]
+        roem = roem_memo(trick, trump)
+        team = winner & 1
+        self.tricks.append(_new_tuple(Trick, (self.leader, tuple(trick), winner, points, roem)))
+        self.points[team] += points
+        self.won[team] += 1
+        self.trick = []
+        self.high_trump = -1
+        self.win_seat = -1
+        self.leader = self.turn = winner
+        if roem and self._claim:
+            self.phase = Phase.CLAIM
+            return
+        self.roem[team] += roem
+        self._next_trick()
+
+    def _next_trick(self) -> None:
+        if len(self.tricks) == 8:
+            self.points[self.tricks[-1].winner & 1] += LAST_TRICK
+            self._score()
+        else:
+            self.phase = Phase.PLAY
+
+    def _score(self) -> None:
+        playing = self.chooser & 1
+        other = 1 - playing
+        bonus = [0, 0]
+        pit = 0 if self.won[0] == 8 else 1 if self.won[1] == 8 else None
+        if pit is not None and (self.rules.pit_bonus is PitBonus.ANY or pit == playing):
+            bonus[pit] = PIT_BONUS
+        roem = (self.roem[0] + bonus[0], self.roem[1] + bonus[1])
+        total = [self.points[0] + roem[0], self.points[1] + roem[1]]
+        nat = total[playing] <= total[other]
+        if nat:
+            total[playing] = 0
+            total[other] = DEAL_POINTS + roem[0] + roem[1]
+        self.result = DealResult(
+            (self.points[0], self.points[1]), roem, nat, pit, (total[0], total[1])
+        )
+        self.phase = Phase.DONE

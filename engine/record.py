@@ -1,0 +1,75 @@
+"""Deal records in the JSON-lines format of ``klaverjas selfplay`` and ``analyze``.
+
+``{"variant", "dealer", "trump", "chooser", "hands", "plays", "tricks", "result"}`` with
+cards in two-character notation; ``analyze`` adds ``legal``, the legal set before each play.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .actions import Action, Kind
+from .cards import card_str, mask_str, parse_card, parse_hands, parse_suit, suit_str
+from .deal import Deal
+from .errors import IllegalAction, NotationError
+from .rules import Rules, Variant
+
+
+def deal_record(deal: Deal) -> dict[str, Any]:
+    """A finished deal as a record."""
+    if deal.result is None:
+        raise ValueError("the deal is not finished")
+    return {
+        "variant": deal.rules.variant.value,
+        "dealer": deal.dealer,
+        "trump": suit_str(deal.trump),
+        "chooser": deal.chooser,
+        "hands": [mask_str(h) for h in deal.dealt],
+        "plays": [card_str(a.value) for a in deal.actions if a.kind is Kind.PLAY],
+        "tricks": [t.to_dict() for t in deal.tricks],
+        "result": deal.result.to_dict(),
+    }
+
+
+def analyze(record: object) -> dict[str, Any]:
+    """Replay a record's plays; its legal sets, tricks and result, or the first error.
+
+    A malformed record raises :class:`NotationError`; an illegal play is answered
+    ``{"error": {"index", "card", "reason"}}``.
+    """
+    if not isinstance(record, dict):
+        raise NotationError("a deal record must be a JSON object")
+    for key in ("variant", "dealer", "trump", "chooser", "hands", "plays"):
+        if key not in record:
+            raise NotationError(f"record has no {key!r}")
+    try:
+        variant = Variant(record["variant"])
+    except ValueError:
+        raise NotationError(f"unknown variant {record['variant']!r}") from None
+    for key in ("dealer", "chooser"):
+        if record[key] not in range(4) or isinstance(record[key], bool):
+            raise NotationError(f"{key} must be a seat 0-3, not {record[key]!r}")
+    plays = record["plays"]
+    if not isinstance(plays, list) or len(plays) > 32:
+        raise NotationError("plays must be a list of at most 32 cards")
+    deal = Deal.with_trump(
+        Rules(variant=variant),
+        record["dealer"],
+        parse_hands(record["hands"]),
+        parse_suit(record["trump"]),
+        record["chooser"],
+    )
+    legal: list[list[str]] = []
+    for index, text in enumerate(plays):
+        try:
+            card = parse_card(text)
+        except NotationError as err:
+            return {"error": {"index": index, "card": text, "reason": str(err)}}
+        legal.append(mask_str(deal.legal_mask()))
+        try:
+            deal.apply(deal.turn, Action.play(card))
+        except IllegalAction as err:
+            return {"error": {"index": index, "card": card_str(card), "reason": str(err)}}
+    answer: dict[str, Any] = {"legal": legal, "tricks": [t.to_dict() for t in deal.tricks]}
+    answer["result"] = deal.result.to_dict() if deal.result else None
+    return answer

@@ -1,0 +1,1 @@
+"""The klaverjas server: lobby, tables and tournaments over websockets."""

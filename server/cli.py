@@ -1,0 +1,125 @@
+"""The ``klaverjas`` command: ``selfplay``, ``analyze`` (and the server commands)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from collections.abc import Iterable, Iterator
+from typing import IO
+
+from engine import Deal, Rules, Variant
+from engine.errors import KlaverjasError
+from engine.playout import policy_playout, random_playout
+from engine.policies import POLICIES, policy
+from engine.record import analyze, deal_record
+
+
+def selfplay(deals: int, seed: int, rules: Rules, policy_name: str) -> Iterator[Deal]:
+    """``deals`` independent deals of ``seed``, dealer rotating, one policy in every seat."""
+    rng = random.Random(seed)
+    if policy_name == "random":
+        for number in range(deals):
+            yield random_playout(Deal.shuffled(rules, seed, number, number & 3), rng)
+        return
+    players = [policy(policy_name) for _ in range(4)]
+    for number in range(deals):
+        yield policy_playout(Deal.shuffled(rules, seed, number, number & 3), players, rng)
+
+
+def cmd_selfplay(args: argparse.Namespace) -> int:
+    rules = Rules(variant=Variant(args.variant))
+    played = selfplay(args.deals, args.seed, rules, args.policy)
+    if args.out:
+        with _open_out(args.out) as out:
+            for deal in played:
+                out.write(json.dumps(deal_record(deal), separators=(",", ":")) + "\n")
+        return 0
+    start = time.perf_counter()
+    nat = pit = roem = 0
+    for deal in played:
+        result = deal.result
+        assert result is not None
+        nat += result.nat
+        pit += result.pit is not None
+        roem += sum(deal.roem)
+    elapsed = time.perf_counter() - start
+    n = max(args.deals, 1)
+    print(f"deals          {args.deals}")
+    print(f"deals/second   {args.deals / elapsed:,.0f}")
+    print(f"nat            {100 * nat / n:.1f}%")
+    print(f"pit            {100 * pit / n:.1f}%")
+    print(f"average roem   {roem / n:.1f}")
+    return 0
+
+
+def cmd_analyze(args: argparse.Namespace) -> int:
+    failed = False
+    source = sys.stdin if args.file == "-" else open(args.file, encoding="utf-8")  # noqa: SIM115
+    with source:
+        for answer in analyze_lines(source):
+            failed |= "error" in answer
+            print(json.dumps(answer, separators=(",", ":")), flush=False)
+    return 1 if failed else 0
+
+
+def analyze_lines(lines: Iterable[str]) -> Iterator[dict]:
+    """One answer per non-blank line: the analysis, or ``{"error": {...}}``."""
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            yield analyze(json.loads(line))
+        except json.JSONDecodeError as err:
+            yield {"error": {"line": number, "reason": f"malformed JSON: {err.msg}"}}
+        except KlaverjasError as err:
+            yield {"error": {"line": number, "reason": str(err)}}
+
+
+class _open_out:
+    """``-`` is standard output (left open); anything else a file."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+
+    def __enter__(self) -> IO[str]:
+        self.file = sys.stdout if self.path == "-" else open(self.path, "w", encoding="utf-8")
+        return self.file
+
+    def __exit__(self, *exc: object) -> None:
+        if self.file is not sys.stdout:
+            self.file.close()
+        else:
+            self.file.flush()
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="klaverjas", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("selfplay", help="play deals with a CPU policy in all four seats")
+    p.add_argument("--deals", type=int, required=True)
+    p.add_argument("--seed", type=int, required=True)
+    p.add_argument("--variant", choices=[v.value for v in Variant], default="amsterdam")
+    p.add_argument("--policy", choices=sorted(POLICIES), default="random")
+    p.add_argument("--out", help="write one JSON record per deal to FILE, or - for stdout")
+    p.set_defaults(func=cmd_selfplay)
+
+    p = sub.add_parser("analyze", help="replay deal records: legal sets, tricks, result")
+    p.add_argument("file", nargs="?", default="-")
+    p.set_defaults(func=cmd_analyze)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
