@@ -37,6 +37,10 @@ from .tables import DEAL_POINTS, LAST_TRICK, POINTS, STRENGTH
 from .trick import roem_memo
 
 PIT_BONUS = 100
+TRUMPS = tuple(Action.trump(s) for s in range(4))
+BID_CHOICES = (PASS, *TRUMPS)
+TURNED_CHOICES = tuple((PASS, TRUMPS[s]) for s in range(4))
+TURNED_FORCED = tuple(tuple(t for t in TRUMPS if t.value != s) for s in range(4))
 _new_tuple = tuple.__new__  # builds a Trick without NamedTuple's slower __new__
 
 
@@ -139,21 +143,18 @@ class Deal:
             self._amsterdam,
         )
 
-    def trump_choices(self) -> list[Action]:
+    def trump_choices(self) -> tuple[Action, ...]:
         """The legal actions of the TRUMP phase."""
         if self.turned is None:
-            names = [Action.trump(s) for s in range(4)]
-            return names if self.forced else [PASS, *names]
-        turned_suit = self.turned >> 3
-        if self.forced:
-            return [Action.trump(s) for s in range(4) if s != turned_suit]
-        return [PASS, Action.trump(turned_suit)]
+            return TRUMPS if self.forced else BID_CHOICES
+        suit = self.turned >> 3
+        return TURNED_FORCED[suit] if self.forced else TURNED_CHOICES[suit]
 
     def legal_actions(self) -> list[Action]:
         if self.phase is Phase.PLAY:
             return [Action.play(c) for c in cards_of(self.legal_mask())]
         if self.phase is Phase.TRUMP:
-            return self.trump_choices()
+            return list(self.trump_choices())
         if self.phase is Phase.CLAIM:
             return [TAKE, LEAVE]
         return []
