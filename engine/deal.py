@@ -34,7 +34,7 @@ from .legal import legal_mask, why_illegal
 from .rng import deal_hands, shuffled_deck
 from .rules import PitBonus, RoemMode, Rules, TrumpMode
 from .tables import DEAL_POINTS, LAST_TRICK, POINTS, STRENGTH
-from .trick import roem_memo
+from .trick import roem as trick_roem
 
 PIT_BONUS = 100
 TRUMPS = tuple(Action.trump(s) for s in range(4))
@@ -249,7 +249,7 @@ class Deal:
             if s > self.win_strength:
                 self.win_strength = s
                 self.win_seat = seat
-                if card >> 3 == self.trump:
+                if s >= 16:  # a trump (see tables.STRENGTH)
                     self.high_trump = card
             if len(trick) == 4:
                 self._close_trick()
@@ -270,7 +270,7 @@ class Deal:
         trick, trump, winner = self.trick, self.trump, self.win_seat
         p = POINTS[trump]
         points = p[trick[0]] + p[trick[1]] + p[trick[2]] + p[trick[3]]
-        roem = roem_memo(trick, trump)
+        roem = trick_roem(trick, trump)
         team = winner & 1
         self.tricks.append(_new_tuple(Trick, (self.leader, tuple(trick), winner, points, roem)))
         self.points[team] += points

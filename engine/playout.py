@@ -23,9 +23,9 @@ def random_playout(deal: Deal, rng: random.Random) -> Deal:
             deal.pass_()
         else:
             deal.choose(choice.value, deal.turn)
-    play, legal_mask = deal.play, deal.legal_mask
+    play, legal_mask, playing = deal.play, deal.legal_mask, Phase.PLAY
     while True:
-        while deal.phase is Phase.PLAY:
+        while deal.phase is playing:
             mask = legal_mask()
             k = int(rand() * mask.bit_count())
             while k:

@@ -11,20 +11,24 @@ handed; nothing here reads global state.
 from __future__ import annotations
 
 from hashlib import shake_256
-from operator import itemgetter
 from struct import Struct
 
 _KEYS = Struct("<32I")
 _BIT = tuple(1 << c for c in range(32))
 
-# Deck positions dealt to the seat ``k`` places left of the dealer (k = 1..4), 3-2-3.
-_POSITIONS: list[list[int]] = [[] for _ in range(4)]
-_pos = 0
-for _packet in (3, 2, 3):
-    for _k in range(4):
-        _POSITIONS[_k].extend(range(_pos, _pos + _packet))
-        _pos += _packet
-_TAKE = tuple(itemgetter(*p) for p in _POSITIONS)
+
+def _positions(dealer: int) -> tuple[tuple[int, ...], ...]:
+    """For each seat, the deck positions it is dealt: packets of 3, 2, 3 from its left."""
+    dealt: list[list[int]] = [[], [], [], []]
+    pos = 0
+    for packet in (3, 2, 3):
+        for k in range(1, 5):
+            dealt[(dealer + k) & 3].extend(range(pos, pos + packet))
+            pos += packet
+    return tuple(tuple(p) for p in dealt)
+
+
+_DEALT = tuple(_positions(dealer) for dealer in range(4))
 
 
 def shuffled_deck(seed: int, deal_no: int = 0) -> list[int]:
@@ -38,8 +42,8 @@ def deal_hands(deck: list[int], dealer: int) -> list[int]:
 
     The dealer's last card is ``deck[31]`` (the card turned up in ``turned`` mode).
     """
-    hands = [0, 0, 0, 0]
-    bit = _BIT.__getitem__
-    for k in range(4):
-        hands[(dealer + 1 + k) & 3] = sum(map(bit, _TAKE[k](deck)))
-    return hands
+    b, d = _BIT, deck
+    return [
+        b[d[p0]] | b[d[p1]] | b[d[p2]] | b[d[p3]] | b[d[p4]] | b[d[p5]] | b[d[p6]] | b[d[p7]]
+        for p0, p1, p2, p3, p4, p5, p6, p7 in _DEALT[dealer]
+    ]

@@ -59,3 +59,25 @@ def _run_roem(byte: int) -> int:
 RUN_ROEM = tuple(_run_roem(b) for b in range(256))
 FOUR_ROEM = (0, 0, 0, 100, 200, 100, 100, 100)  # four 7s 8s 9s: 0; four jacks 200
 STUK = tuple((1 << (t * 8 + 5)) | (1 << (t * 8 + 6)) for t in range(4))  # Q and K of trump
+
+
+def _trick_roem_masks() -> dict[int, int]:
+    """Every four-card set with a run or four of a kind, and its roem (stuk aside).
+
+    Only 684 of the 35,960 possible tricks hold such roem, so one dictionary look-up
+    prices any trick.
+    """
+    found: dict[int, int] = {}
+    for s in range(4):
+        for start in range(6):
+            run = 0b111 << (s * 8 + start)
+            for card in range(32):
+                if not run >> card & 1:
+                    mask = run | 1 << card
+                    found[mask] = RUN_ROEM[mask >> (s * 8) & 255]
+    for rank in range(8):
+        found[sum(1 << (s * 8 + rank) for s in range(4))] = FOUR_ROEM[rank]
+    return {mask: value for mask, value in found.items() if value}
+
+
+TRICK_ROEM = _trick_roem_masks()
