@@ -18,7 +18,7 @@ from __future__ import annotations
 from enum import StrEnum
 
 from .actions import LEAVE, PASS, PLAYS, TAKE, Action, Kind
-from .cards import SUIT_NAMES, card_str, cards_of
+from .cards import SUIT_MASK, SUIT_NAMES, card_str, cards_of
 from .errors import CardNotInHand, GameOver, IllegalAction, IllegalCard, NotYourTurn, WrongPhase
 from .events import (
     CardPlayed,
@@ -130,13 +130,22 @@ class Deal:
         return self.chooser & 1
 
     def legal_mask(self) -> int:
-        """The cards the seat to act may play (PLAY phase)."""
+        """The cards the seat to act may play (PLAY phase).
+
+        Leading, and following a plain suit, are answered here; everything else goes
+        to :func:`engine.legal.legal_mask`, the full rule.
+        """
         turn = self.turn
-        if not self.trick:
-            return self.hands[turn]
+        hand = self.hands[turn]
+        trick = self.trick
+        if not trick:
+            return hand
+        led = trick[0] >> 3
+        if led != self.trump and hand & SUIT_MASK[led]:
+            return hand & SUIT_MASK[led]
         return legal_mask(
-            self.hands[turn],
-            self.trick,
+            hand,
+            trick,
             self.high_trump,
             not (self.win_seat ^ turn) & 1,
             self.trump,
@@ -264,7 +273,10 @@ class Deal:
             self.roem[last.winner & 1] += last.roem
         else:
             self.tricks[-1] = last._replace(roem=0)
-        self._next_trick()
+        if len(self.tricks) == 8:
+            self._score()
+        else:
+            self.phase = Phase.PLAY
 
     def _close_trick(self) -> None:
         trick, trump, winner = self.trick, self.trump, self.win_seat
@@ -276,23 +288,17 @@ class Deal:
         self.points[team] += points
         self.won[team] += 1
         self.trick = []
-        self.high_trump = -1
-        self.win_seat = -1
+        self.high_trump = self.win_seat = -1
         self.leader = self.turn = winner
         if roem and self._claim:
             self.phase = Phase.CLAIM
             return
         self.roem[team] += roem
-        self._next_trick()
-
-    def _next_trick(self) -> None:
         if len(self.tricks) == 8:
-            self.points[self.tricks[-1].winner & 1] += LAST_TRICK
             self._score()
-        else:
-            self.phase = Phase.PLAY
 
     def _score(self) -> None:
+        self.points[self.tricks[-1].winner & 1] += LAST_TRICK
         playing = self.chooser & 1
         other = 1 - playing
         bonus = [0, 0]
