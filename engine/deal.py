@@ -174,47 +174,51 @@ class Deal:
 
     # -- validated path ------------------------------------------------------------------
 
-    def apply(self, seat: int, action: Action) -> list[Event]:
-        """Check ``action`` by ``seat``, apply it and return its events; else raise and
-        leave the deal unchanged."""
+    def check(self, seat: int, action: Action) -> None:
+        """Raise why ``action`` by ``seat`` is refused now; return quietly if it is allowed."""
         if self.phase is Phase.DONE:
             raise GameOver("the deal is over")
         if seat != self.turn:
             raise NotYourTurn(f"it is seat {self.turn}'s turn, not seat {seat}'s")
         kind = action.kind
         if kind is Kind.PLAY:
-            return self._apply_play(seat, action.value)
-        if kind is Kind.PASS or kind is Kind.TRUMP:
+            if self.phase is not Phase.PLAY:
+                raise WrongPhase(f"cards are not being played now (phase {self.phase})")
+            card = action.value
+            if not self.hands[seat] >> card & 1:
+                raise CardNotInHand(f"{card_str(card)} is not in your hand")
+            if not self.legal_mask() >> card & 1:
+                why = why_illegal(self.hands[seat], self.trick, self.high_trump, self.trump, card)
+                raise IllegalCard(f"{card_str(card)} is not legal: {why}")
+        elif kind is Kind.PASS or kind is Kind.TRUMP:
             if self.phase is not Phase.TRUMP:
                 raise WrongPhase(f"trump is not being chosen now (phase {self.phase})")
             if action not in self.trump_choices():
                 raise IllegalAction(self._why_not_trump(action))
-            if kind is Kind.PASS:
-                self.pass_()
-                return [Passed(seat)]
+        elif self.phase is not Phase.CLAIM:
+            raise WrongPhase(f"there is no roem to take or leave now (phase {self.phase})")
+
+    def apply(self, seat: int, action: Action) -> list[Event]:
+        """Check ``action`` by ``seat``, apply it and return its events; else raise and
+        leave the deal unchanged."""
+        self.check(seat, action)
+        kind = action.kind
+        if kind is Kind.PLAY:
+            before = len(self.tricks)
+            self.play(action.value)
+            events: list[Event] = [CardPlayed(seat, action.value)]
+            if len(self.tricks) > before:
+                events.append(TrickTaken(before + 1, self.tricks[-1], self.phase is Phase.CLAIM))
+            return events
+        if kind is Kind.PASS:
+            self.pass_()
+            return [Passed(seat)]
+        if kind is Kind.TRUMP:
             self.choose(action.value, seat)
             return [TrumpChosen(seat, action.value)]
-        if self.phase is not Phase.CLAIM:
-            raise WrongPhase(f"there is no roem to take or leave now (phase {self.phase})")
         roem = self.tricks[-1].roem
-        take = kind is Kind.TAKE
-        self.decide(take)
-        return [RoemDecided(seat, take, roem)]
-
-    def _apply_play(self, seat: int, card: int) -> list[Event]:
-        if self.phase is not Phase.PLAY:
-            raise WrongPhase(f"cards are not being played now (phase {self.phase})")
-        if not self.hands[seat] >> card & 1:
-            raise CardNotInHand(f"{card_str(card)} is not in your hand")
-        if not self.legal_mask() >> card & 1:
-            why = why_illegal(self.hands[seat], self.trick, self.high_trump, self.trump, card)
-            raise IllegalCard(f"{card_str(card)} is not legal: {why}")
-        before = len(self.tricks)
-        self.play(card)
-        events: list[Event] = [CardPlayed(seat, card)]
-        if len(self.tricks) > before:
-            events.append(TrickTaken(before + 1, self.tricks[-1], self.phase is Phase.CLAIM))
-        return events
+        self.decide(kind is Kind.TAKE)
+        return [RoemDecided(seat, kind is Kind.TAKE, roem)]
 
     def _why_not_trump(self, action: Action) -> str:
         if action.kind is Kind.PASS:

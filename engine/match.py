@@ -59,6 +59,12 @@ class Match:
 
     # -- the one mutator -----------------------------------------------------------------
 
+    def check(self, seat: int, action: Action) -> None:
+        """Raise why ``action`` by ``seat`` is refused now; return quietly if allowed."""
+        if self.over:
+            raise GameOver("the match is over")
+        self.deal.check(seat, action)
+
     def apply(self, seat: int, action: Action) -> list[Event]:
         """Validate and apply ``action`` by ``seat``; return every event it caused."""
         if self.over:

@@ -12,6 +12,7 @@ from .actions import Action, Kind
 from .cards import card_str, mask_str, parse_card, parse_hands, parse_suit, suit_str
 from .deal import Deal
 from .errors import IllegalAction, NotationError
+from .match import Match
 from .rules import Rules, Variant
 
 
@@ -34,11 +35,16 @@ def deal_record(deal: Deal) -> dict[str, Any]:
 def analyze(record: object) -> dict[str, Any]:
     """Replay a record's plays; its legal sets, tricks and result, or the first error.
 
-    A malformed record raises :class:`NotationError`; an illegal play is answered
-    ``{"error": {"index", "card", "reason"}}``.
+    A deal record answers ``{legal, tricks, result}``; a match record (``rules``, ``seed``,
+    ``actions``, as the server stores finished matches) answers ``{deals: [...], totals,
+    winner}`` with one such answer per deal.  A malformed record raises
+    :class:`NotationError`; an illegal play is answered ``{"error": {"index", "card",
+    "reason"}}``.
     """
     if not isinstance(record, dict):
         raise NotationError("a deal record must be a JSON object")
+    if "actions" in record and "seed" in record:
+        return analyze_match(record)
     for key in ("variant", "dealer", "trump", "chooser", "hands", "plays"):
         if key not in record:
             raise NotationError(f"record has no {key!r}")
@@ -73,3 +79,26 @@ def analyze(record: object) -> dict[str, Any]:
     answer: dict[str, Any] = {"legal": legal, "tricks": [t.to_dict() for t in deal.tricks]}
     answer["result"] = deal.result.to_dict() if deal.result else None
     return answer
+
+
+def match_deals(record: dict[str, Any]) -> list[dict[str, Any]]:
+    """The deal records of a (validated) match record, in order."""
+    match = Match.from_record(record)
+    replay = Match(match.rules, match.seed, match.first_dealer)
+    deals: list[dict[str, Any]] = []
+    for action in match.actions:
+        deal = replay.deal
+        replay.apply(deal.turn, action)
+        if deal.result is not None:
+            deals.append(deal_record(deal))
+    return deals
+
+
+def analyze_match(record: dict[str, Any]) -> dict[str, Any]:
+    try:
+        deals = match_deals(record)
+    except IllegalAction as err:
+        return {"error": {"index": None, "card": None, "reason": str(err)}}
+    totals = [sum(d["result"]["score"][t] for d in deals) for t in (0, 1)]
+    winner = None if totals[0] == totals[1] else int(totals[1] > totals[0])
+    return {"deals": [analyze(d) for d in deals], "totals": totals, "winner": winner}

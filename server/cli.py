@@ -95,6 +95,39 @@ class _open_out:
             self.file.flush()
 
 
+def cmd_serve(args: argparse.Namespace) -> int:
+    import asyncio
+    import signal
+
+    from .app import Server
+    from .config import Settings
+    from .logs import configure
+
+    settings = Settings.from_env(host=args.host, port=args.port, db=args.db)
+    configure(settings.log_level)
+
+    async def run() -> None:
+        server = Server(settings)
+        await server.start()
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(sig, stop.set)
+        print(f"klaverjas serving on ws://{settings.host}:{server.port}/", flush=True)
+        await stop.wait()
+        await server.stop()
+
+    asyncio.run(run())
+    return 0
+
+
+def cmd_protocol_schema(args: argparse.Namespace) -> int:
+    from .protocol import json_schema
+
+    print(json.dumps(json_schema(), indent=2))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="klaverjas", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -110,6 +143,15 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("analyze", help="replay deal records: legal sets, tricks, result")
     p.add_argument("file", nargs="?", default="-")
     p.set_defaults(func=cmd_analyze)
+
+    p = sub.add_parser("serve", help="run the server (SQLite and one process by default)")
+    p.add_argument("--host", help="address to listen on (KLAVERJAS_HOST, default 127.0.0.1)")
+    p.add_argument("--port", type=int, help="port (KLAVERJAS_PORT, default 8765)")
+    p.add_argument("--db", help="SQLite file (KLAVERJAS_DB, default klaverjas.sqlite3)")
+    p.set_defaults(func=cmd_serve)
+
+    p = sub.add_parser("protocol-schema", help="print the JSON Schema of the wire protocol")
+    p.set_defaults(func=cmd_protocol_schema)
     return parser
 
 

@@ -1,0 +1,232 @@
+"""The server process: storage, lobby, room actors, websockets and HTTP, in order.
+
+``Server.start`` opens storage, resumes every unfinished room from its log, then listens;
+``Server.stop`` is the ordered, idempotent shutdown: stop accepting, stop the rooms
+(every accepted action is already durable), close sockets with 1012, close storage.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import secrets
+import time
+from http import HTTPStatus
+from typing import Any
+
+from websockets.asyncio.server import Server as WsServer
+from websockets.asyncio.server import ServerConnection, serve
+from websockets.datastructures import Headers
+from websockets.http11 import Request, Response
+
+from engine import Rules
+from engine.errors import NotationError
+
+from . import protocol as p
+from .clock import Clock, RealClock
+from .config import Settings
+from .connection import CLOSE_RESTART, Client
+from .ids import new_id, new_invite_code, normalize_code
+from .lobby import Directory, Identity
+from .logs import log
+from .metrics import Metrics
+from .session import serve_client
+from .store.base import RoomRow, Store, StoreError
+from .table.actor import RoomActor
+from .table.room import FINISHED, OPEN, PLAYING, Room, RoomError
+
+HARD_FRAME_LIMIT = 64 * 1024  # beyond this websockets closes with 1009; up to it, an error frame
+
+
+class Services:
+    """What room actors and sessions share inside one process."""
+
+    def __init__(self, settings: Settings, store: Store, clock: Clock) -> None:
+        self.settings = settings
+        self.store = store
+        self.clock = clock
+        self.metrics = Metrics()
+        self.nicknames: dict[str, str] = {}
+        self.actors: dict[str, RoomActor] = {}
+        self.directory = Directory()
+        self.identity = Identity(store, self.nicknames, clock.wall)
+        self.clock_perf = time.perf_counter
+
+    async def store_append(self, room_id: str, version: int, entry: dict[str, Any]) -> None:
+        try:
+            await self.store.append(room_id, version, entry)
+        except StoreError as err:
+            log.error("store_append_failed", room_id=room_id, error=str(err))
+            raise RoomError("storage_unavailable", "storage is unavailable: try again") from None
+
+    async def room_changed(self, actor: RoomActor) -> None:
+        """Mirror a room's status into the store and the lobby (the log is the truth).
+
+        A finished match's record is saved before its room is marked finished, so a crash
+        in between is repaired when the room is resumed from its log.
+        """
+        room = actor.room
+        finished = room.status == FINISHED and room.match is not None
+        if finished and await self.store.match(room.id) is None:
+            await self.store.save_match(room.id, room.id, room.match.to_record())  # type: ignore[union-attr]
+        row = await self.store.room(room.id)
+        if row is not None and row.status != room.status:
+            await self.store.set_room_status(room.id, room.status)
+        self.directory.update(actor.summary())
+        self._gauges()
+
+    def retire(self, actor: RoomActor) -> None:
+        self.actors.pop(actor.room.id, None)
+        self._gauges()
+
+    def _gauges(self) -> None:
+        self.metrics.rooms.set(len(self.actors))
+        self.metrics.tables.set(sum(a.room.status == PLAYING for a in self.actors.values()))
+
+    def launch(self, room: Room) -> RoomActor:
+        actor = RoomActor(room, self)
+        self.actors[room.id] = actor
+        actor.start()
+        self.directory.update(actor.summary())
+        self._gauges()
+        return actor
+
+    async def create_room(self, client: Client, m: p.CreateRoom) -> None:
+        options = {k: v for k, v in m.rules.model_dump().items() if v is not None}
+        try:
+            rules = Rules.from_dict(options)
+        except NotationError as err:
+            raise p.ProtocolError("invalid_field", f"rules: {err}") from None
+        room_id = new_id("r")
+        code = new_invite_code() if m.private else None
+        name = m.name or f"{client.nickname}'s table"
+        first = Room.created_entry(
+            client.player_id, name, rules, m.move_seconds, m.private, code, secrets.randbits(62)
+        )
+        try:
+            await self.store.add_room(
+                RoomRow(room_id, client.player_id, code, OPEN, self.clock.wall()), first
+            )
+        except StoreError:
+            raise RoomError("storage_unavailable", "storage is unavailable: try again") from None
+        actor = self.launch(Room.from_log(room_id, [first]))
+        if m.seat is not None:
+            await actor.call(lambda: actor.take_seat(client, m.seat))  # type: ignore[arg-type]
+        else:
+            await actor.call(lambda: actor.watch(client))
+
+    async def room_actor(self, room_id: str) -> RoomActor:
+        actor = self.actors.get(room_id)
+        if actor is None:
+            raise p.ProtocolError("no_such_room", f"no open room {room_id!r}")
+        return actor
+
+    async def find_room(self, room_id: str | None, code: str | None) -> RoomActor:
+        """A room by id (public rooms only) or by invite code (any room)."""
+        if code is not None:
+            row = await self.store.room_by_invite(normalize_code(code))
+            if row is None or row.id not in self.actors:
+                raise p.ProtocolError("bad_invite", "no open room has that invite code")
+            return self.actors[row.id]
+        if room_id is None:
+            raise p.ProtocolError("invalid_field", "room_id or invite_code is required")
+        actor = await self.room_actor(room_id)
+        if actor.room.private:
+            raise p.ProtocolError("invite_required", "this room is private: use its invite code")
+        return actor
+
+    async def resume_rooms(self) -> int:
+        rows = await self.store.rooms_with_status(OPEN, PLAYING)
+        for row in rows:
+            entries = [e.entry for e in await self.store.log(row.id)]
+            room = Room.from_log(row.id, entries)
+            for seat in room.seats:
+                if seat.player:
+                    await self.identity.nickname(seat.player)
+            actor = self.launch(room)
+            if room.status not in (OPEN, PLAYING):
+                await self.room_changed(actor)
+        return len(rows)
+
+
+class Server:
+    def __init__(
+        self, settings: Settings, store: Store | None = None, clock: Clock | None = None
+    ) -> None:
+        if store is None:
+            from .store.sqlite import SqliteStore
+
+            store = SqliteStore(settings.db)
+        self.settings = settings
+        self.services = Services(settings, store, clock or RealClock())
+        self.ws: WsServer | None = None
+        self.clients: set[Client] = set()
+        self._stopped = False
+
+    @property
+    def port(self) -> int:
+        assert self.ws is not None
+        return self.ws.sockets[0].getsockname()[1]
+
+    async def start(self) -> None:
+        await self.services.store.open()
+        resumed = await self.services.resume_rooms()
+        self.ws = await serve(
+            self._handler,
+            self.settings.host,
+            self.settings.port,
+            process_request=self._http,
+            max_size=HARD_FRAME_LIMIT,
+            max_queue=64,
+            ping_interval=20,
+            ping_timeout=20,
+        )
+        log.info("server_started", port=self.port, resumed_rooms=resumed)
+
+    async def stop(self) -> None:
+        """Ordered, idempotent shutdown."""
+        if self._stopped:
+            return
+        self._stopped = True
+        if self.ws is not None:
+            self.ws.close(close_connections=False)  # stop accepting
+        for actor in list(self.services.actors.values()):
+            await actor.stop()
+        for client in list(self.clients):
+            client.close(CLOSE_RESTART, "server restarting: resume shortly")
+        if self.ws is not None:
+            await asyncio.wait_for(self.ws.wait_closed(), timeout=5)
+        await self.services.store.close()
+        log.info("server_stopped")
+
+    async def _handler(self, ws: ServerConnection) -> None:
+        client = Client(ws, self.services)
+        self.clients.add(client)
+        self.services.metrics.connections.inc()
+        try:
+            await serve_client(client, self.services)
+        finally:
+            self.clients.discard(client)
+            self.services.metrics.connections.dec()
+
+    async def _http(self, connection: ServerConnection, request: Request) -> Response | None:
+        path = request.path.split("?")[0]
+        if request.headers.get("Upgrade", "").lower() == "websocket":
+            return None
+        if path == "/healthz":
+            return _response(HTTPStatus.OK, b"ok\n", "text/plain")
+        if path == "/metrics":
+            return _response(
+                HTTPStatus.OK, self.services.metrics.render(), "text/plain; version=0.0.4"
+            )
+        if path.startswith("/matches/"):
+            record = await self.services.store.match(path.removeprefix("/matches/"))
+            if record is None:
+                return _response(HTTPStatus.NOT_FOUND, b"no such match\n", "text/plain")
+            return _response(HTTPStatus.OK, json.dumps(record).encode(), "application/json")
+        return _response(HTTPStatus.NOT_FOUND, b"not found\n", "text/plain")
+
+
+def _response(status: HTTPStatus, body: bytes, kind: str) -> Response:
+    headers = Headers([("Content-Type", kind), ("Content-Length", str(len(body)))])
+    return Response(status.value, status.phrase, headers, body)

@@ -1,0 +1,38 @@
+"""Settings from environment variables (``KLAVERJAS_*``), overridden by command-line flags."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, fields, replace
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    host: str = "127.0.0.1"
+    port: int = 8765
+    db: str = "klaverjas.sqlite3"
+    database_url: str | None = None
+    redis_url: str | None = None
+    cpu_delay: float = 0.6  # seconds a CPU player waits before acting
+    away_after: int = 2  # timeouts in a row that mark a seat away
+    history: int = 512  # updates kept per room for resume
+    outbox: int = 256  # frames queued per connection before it is dropped
+    rate: float = 20.0  # messages per second a connection may send
+    burst: int = 40
+    chat_rate: float = 1.0  # chat messages per second per player
+    chat_burst: int = 5
+    strikes: int = 20  # refused messages in a row before the connection is closed (1008)
+    log_level: str = "info"
+
+    @classmethod
+    def from_env(cls, env: dict[str, str] | None = None, **overrides: Any) -> Settings:
+        env = dict(os.environ if env is None else env)
+        values: dict[str, Any] = {}
+        for f in fields(cls):
+            raw = env.get(f"KLAVERJAS_{f.name.upper()}")
+            if raw is not None and raw != "":
+                kind = type(getattr(cls(), f.name)) if getattr(cls(), f.name) is not None else str
+                values[f.name] = kind(raw)
+        settings = cls(**values)
+        return replace(settings, **{k: v for k, v in overrides.items() if v is not None})

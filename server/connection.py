@@ -1,0 +1,108 @@
+"""One websocket connection: identity, a bounded outbox with its own writer, rate limits.
+
+The server never awaits a client: :meth:`Client.send` queues a frame or, when the outbox is
+full, drops the client (it can resume with its token).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import time
+from typing import TYPE_CHECKING, Any
+
+from websockets.asyncio.server import ServerConnection
+from websockets.exceptions import ConnectionClosed
+
+if TYPE_CHECKING:
+    from .app import Services
+    from .table.actor import RoomActor
+
+CLOSE_POLICY = 1008
+CLOSE_ERROR = 1011
+CLOSE_RESTART = 1012
+CLOSE_TRY_LATER = 1013
+
+
+class TokenBucket:
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate, self.burst = rate, float(burst)
+        self.tokens, self.at = float(burst), time.monotonic()
+
+    def allow(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return True
+        return False
+
+
+class Client:
+    def __init__(self, ws: ServerConnection, services: Services) -> None:
+        self.ws = ws
+        self.s = services
+        self.player_id = ""
+        self.nickname = ""
+        self.rooms: dict[str, RoomActor] = {}
+        self.lobby = False
+        self.outbox: asyncio.Queue[str | None] = asyncio.Queue(maxsize=services.settings.outbox)
+        self.bucket = TokenBucket(services.settings.rate, services.settings.burst)
+        self.chat_bucket = TokenBucket(services.settings.chat_rate, services.settings.chat_burst)
+        self.strikes = 0
+        self.closing = False
+        self._closer: asyncio.Task[None] | None = None
+        self.writer = asyncio.create_task(self._write(), name="client-writer")
+
+    @property
+    def identified(self) -> bool:
+        return bool(self.player_id)
+
+    def send(self, message: dict[str, Any]) -> None:
+        """Queue a frame; never blocks.  A client whose outbox is full is dropped."""
+        if self.closing:
+            return
+        try:
+            self.outbox.put_nowait(json.dumps(message, separators=(",", ":")))
+        except asyncio.QueueFull:
+            self.s.metrics.dropped.inc()
+            self.close(CLOSE_TRY_LATER, "too slow to keep up: reconnect and resume")
+
+    def error(self, code: str, message: str, ref: str | None = None) -> None:
+        self.s.metrics.errors.labels(code).inc()
+        frame: dict[str, Any] = {"type": "error", "code": code, "message": message}
+        if ref is not None:
+            frame["ref"] = ref
+        self.send(frame)
+
+    def close(self, code: int, reason: str) -> None:
+        """Close after the frames already queued (idempotent)."""
+        if self.closing:
+            return
+        self.closing = True
+        try:
+            self.outbox.put_nowait(None)
+        except asyncio.QueueFull:
+            self.writer.cancel()
+        self._closer = asyncio.create_task(self._close(code, reason))
+
+    async def _close(self, code: int, reason: str) -> None:
+        with contextlib.suppress(TimeoutError, asyncio.CancelledError):
+            await asyncio.wait_for(asyncio.shield(self.writer), timeout=2)
+        await self.ws.close(code, reason)
+
+    async def _write(self) -> None:
+        try:
+            while (frame := await self.outbox.get()) is not None:
+                await self.ws.send(frame)
+        except ConnectionClosed:
+            pass
+
+    async def finish(self) -> None:
+        """After the connection ended: stop the writer."""
+        self.closing = True
+        self.writer.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self.writer

@@ -1,0 +1,41 @@
+"""The live list of public rooms, pushed to every lobby subscriber."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ..connection import Client
+
+LISTED = ("open", "playing")
+
+
+class Directory:
+    def __init__(self) -> None:
+        self.rooms: dict[str, dict[str, Any]] = {}
+        self.subscribers: set[Client] = set()
+
+    def snapshot(self) -> dict[str, Any]:
+        return {"type": "lobby", "rooms": list(self.rooms.values())}
+
+    def subscribe(self, client: Client) -> None:
+        self.subscribers.add(client)
+        client.lobby = True
+        client.send(self.snapshot())
+
+    def unsubscribe(self, client: Client) -> None:
+        self.subscribers.discard(client)
+        client.lobby = False
+
+    def update(self, summary: dict[str, Any]) -> None:
+        """A room changed: list, relist or unlist it, and tell the subscribers."""
+        room_id = summary["id"]
+        if not summary["private"] and summary["status"] in LISTED:
+            self.rooms[room_id] = summary
+            message: dict[str, Any] = {"type": "lobby_room", "room": summary}
+        elif self.rooms.pop(room_id, None) is not None:
+            message = {"type": "lobby_room_gone", "room_id": room_id}
+        else:
+            return
+        for client in list(self.subscribers):
+            client.send(message)

@@ -1,0 +1,29 @@
+"""Prometheus metrics of one server process, in its own registry."""
+
+from __future__ import annotations
+
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+
+
+class Metrics:
+    def __init__(self) -> None:
+        self.registry = r = CollectorRegistry()
+        self.connections = Gauge("klaverjas_connections", "Open websocket connections", registry=r)
+        self.rooms = Gauge("klaverjas_rooms", "Rooms held by this process", registry=r)
+        self.tables = Gauge("klaverjas_tables", "Rooms whose match is being played", registry=r)
+        self.actions = Counter("klaverjas_actions", "Game actions accepted", ["by"], registry=r)
+        self.errors = Counter(
+            "klaverjas_client_errors", "Refused client messages", ["code"], registry=r
+        )
+        self.latency = Histogram(
+            "klaverjas_action_latency_seconds",
+            "From an action's arrival until its updates are queued for every recipient",
+            buckets=(0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 1.0),
+            registry=r,
+        )
+        self.dropped = Counter(
+            "klaverjas_dropped_connections", "Connections dropped for a full outbox", registry=r
+        )
+
+    def render(self) -> bytes:
+        return generate_latest(self.registry)

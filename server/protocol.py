@@ -1,0 +1,274 @@
+"""The wire protocol: JSON text frames ``{"type": ..., ...}`` validated by pydantic.
+
+Client messages form one discriminated union (:data:`ClientMessage`); :func:`parse`
+turns any frame into a message or a :class:`ProtocolError` naming what was wrong.
+Server messages are built as plain dicts by the senders and documented by the models in
+:data:`ServerMessage`, from which ``klaverjas protocol-schema`` generates the JSON Schema.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+MAX_FRAME = 16 * 1024
+PROTOCOL_VERSION = 1
+
+RoomId = Annotated[str, Field(min_length=1, max_length=40)]
+Seat = Annotated[int, Field(ge=0, le=3)]
+Code = Annotated[str, Field(min_length=4, max_length=32)]
+
+
+class ProtocolError(Exception):
+    """A client's frame or command was refused; ``code`` is stable, ``message`` human."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class _Msg(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    ref: Annotated[str, Field(max_length=64)] | None = None  # echoed in the reply
+
+
+# -- client messages -------------------------------------------------------------------
+
+
+class Hello(_Msg):
+    type: Literal["hello"]
+    nickname: Annotated[str, Field(min_length=1, max_length=24)] | None = None
+    token: Annotated[str, Field(min_length=16, max_length=128)] | None = None
+
+
+class Ping(_Msg):
+    type: Literal["ping"]
+
+
+class LobbySubscribe(_Msg):
+    type: Literal["lobby_subscribe"]
+
+
+class LobbyUnsubscribe(_Msg):
+    type: Literal["lobby_unsubscribe"]
+
+
+class RulesIn(BaseModel):
+    """Rule options: a preset, overridden option by option."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    preset: Literal["amsterdam", "rotterdam", "tournament"] = "amsterdam"
+    variant: Literal["amsterdam", "rotterdam"] | None = None
+    trump_mode: Literal["bidding", "dealer", "forced", "turned"] | None = None
+    roem: Literal["auto", "claim"] | None = None
+    pit_bonus: Literal["any", "playing"] | None = None
+    target: Annotated[int, Field(ge=100, le=10_000)] | None = None
+    deals: Annotated[int, Field(ge=1, le=100)] | None = None
+
+
+class CreateRoom(_Msg):
+    type: Literal["create_room"]
+    name: Annotated[str, Field(min_length=1, max_length=40)] | None = None
+    rules: RulesIn = RulesIn()
+    move_seconds: Annotated[int, Field(ge=5, le=120)] = 30
+    private: bool = False
+    seat: Seat | None = 0  # where the creator sits; None to only watch
+
+
+class TakeSeat(_Msg):
+    type: Literal["take_seat"]
+    room_id: RoomId | None = None
+    invite_code: Code | None = None
+    seat: Seat
+
+
+class LeaveRoom(_Msg):
+    type: Literal["leave_room"]
+    room_id: RoomId
+
+
+class AddCpu(_Msg):
+    type: Literal["add_cpu"]
+    room_id: RoomId
+    seat: Seat
+
+
+class RemoveSeat(_Msg):
+    type: Literal["remove_seat"]
+    room_id: RoomId
+    seat: Seat
+
+
+class Ready(_Msg):
+    type: Literal["ready"]
+    room_id: RoomId
+    ready: bool = True
+
+
+class Watch(_Msg):
+    type: Literal["watch"]
+    room_id: RoomId | None = None
+    invite_code: Code | None = None
+
+
+class Act(_Msg):
+    type: Literal["act"]
+    room_id: RoomId
+    action: Annotated[str, Field(min_length=2, max_length=8)]
+    version: int | None = None  # if given, refused unless it is the table's version
+
+
+class Back(_Msg):
+    type: Literal["back"]
+    room_id: RoomId
+
+
+class Resume(_Msg):
+    type: Literal["resume"]
+    room_id: RoomId
+    version: Annotated[int, Field(ge=0)] = 0
+
+
+class Chat(_Msg):
+    type: Literal["chat"]
+    room_id: RoomId
+    text: Annotated[str, Field(min_length=1, max_length=300)]
+
+
+class GetRecord(_Msg):
+    type: Literal["get_record"]
+    match_id: RoomId
+
+
+ClientMessage = Annotated[
+    Hello | Ping | LobbySubscribe | LobbyUnsubscribe | CreateRoom | TakeSeat | LeaveRoom
+    | AddCpu | RemoveSeat | Ready | Watch | Act | Back | Resume | Chat | GetRecord,
+    Field(discriminator="type"),
+]  # fmt: skip
+_CLIENT = TypeAdapter(ClientMessage)
+CLIENT_TYPES = frozenset(
+    m.model_fields["type"].annotation.__args__[0]  # type: ignore[union-attr]
+    for m in (Hello, Ping, LobbySubscribe, LobbyUnsubscribe, CreateRoom, TakeSeat, LeaveRoom,
+              AddCpu, RemoveSeat, Ready, Watch, Act, Back, Resume, Chat, GetRecord)
+)  # fmt: skip
+
+
+def parse(frame: str | bytes) -> Any:
+    """A frame to a client message, or :class:`ProtocolError` saying what was wrong."""
+    if isinstance(frame, bytes):
+        raise ProtocolError("binary_frame", "frames must be JSON text, not binary")
+    if len(frame) > MAX_FRAME:
+        raise ProtocolError("frame_too_large", f"frames are limited to {MAX_FRAME} bytes")
+    try:
+        data = json.loads(frame)
+    except json.JSONDecodeError as err:
+        raise ProtocolError("bad_json", f"malformed JSON: {err.msg} at {err.pos}") from None
+    if not isinstance(data, dict):
+        raise ProtocolError("bad_message", "a message must be a JSON object")
+    kind = data.get("type")
+    if not isinstance(kind, str):
+        raise ProtocolError("bad_message", "a message needs a string 'type'")
+    if kind not in CLIENT_TYPES:
+        raise ProtocolError("unknown_type", f"unknown message type {kind[:32]!r}")
+    try:
+        return _CLIENT.validate_python(data)
+    except ValidationError as err:
+        first = err.errors(include_url=False)[0]
+        where = ".".join(str(p) for p in first["loc"][1:]) or "message"
+        raise ProtocolError("invalid_field", f"{where}: {first['msg']}") from None
+
+
+# -- server messages (documentation and schema) ----------------------------------------
+
+
+class Welcome(_Msg):
+    type: Literal["welcome"]
+    protocol: int
+    player_id: str
+    nickname: str
+    token: str | None = Field(None, description="Only when a new identity was created.")
+    rooms: list[dict[str, Any]] = Field(description="Rooms where this player is seated.")
+
+
+class ErrorMsg(_Msg):
+    type: Literal["error"]
+    code: str
+    message: str
+
+
+class Pong(_Msg):
+    type: Literal["pong"]
+
+
+class Lobby(_Msg):
+    type: Literal["lobby"]
+    rooms: list[dict[str, Any]]
+
+
+class LobbyRoom(_Msg):
+    type: Literal["lobby_room"]
+    room: dict[str, Any]
+
+
+class LobbyRoomGone(_Msg):
+    type: Literal["lobby_room_gone"]
+    room_id: str
+
+
+class Snapshot(_Msg):
+    type: Literal["snapshot"]
+    room_id: str
+    version: int
+    room: dict[str, Any]
+    seat: int | None
+    view: dict[str, Any] | None
+    deadline: float | None
+
+
+class Update(_Msg):
+    type: Literal["update"]
+    room_id: str
+    version: int
+    kind: str
+    room: dict[str, Any] | None = None
+    events: list[dict[str, Any]] = []
+    turn: int | None = None
+    legal: list[str] = []
+    deadline: float | None = None
+    by: str | None = None
+
+
+class ChatOut(_Msg):
+    type: Literal["chat"]
+    room_id: str
+    player_id: str
+    nickname: str
+    text: str
+    at: float
+
+
+class Record(_Msg):
+    type: Literal["record"]
+    match_id: str
+    record: dict[str, Any]
+
+
+ServerMessage = Annotated[
+    Welcome | ErrorMsg | Pong | Lobby | LobbyRoom | LobbyRoomGone | Snapshot | Update
+    | ChatOut | Record,
+    Field(discriminator="type"),
+]  # fmt: skip
+
+
+def json_schema() -> dict[str, Any]:
+    """The JSON Schema of both directions, generated from the models."""
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "klaverjas protocol",
+        "version": PROTOCOL_VERSION,
+        "client": TypeAdapter(ClientMessage).json_schema(),
+        "server": TypeAdapter(ServerMessage).json_schema(),
+    }

@@ -1,0 +1,78 @@
+"""The storage interface: players, rooms and their durable logs, finished match records.
+
+Two implementations: :mod:`server.store.sqlite` (the embedded default) and, later,
+PostgreSQL.  Every method is a coroutine; ``append`` returns only once the entry is
+durable (committed), so a caller may broadcast after it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+
+class StoreError(Exception):
+    """The store refused or could not complete an operation (nothing was written)."""
+
+
+class VersionConflict(StoreError):
+    """A log entry with this room and version already exists."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRow:
+    id: str
+    nickname: str
+    token_hash: bytes
+    created_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class RoomRow:
+    id: str
+    owner: str
+    invite_code: str | None  # private rooms only
+    status: str  # "open" | "playing" | "finished" | "closed"
+    created_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class LogEntry:
+    room_id: str
+    version: int  # 1, 2, 3, ... without gaps
+    entry: dict[str, Any]  # JSON-serialisable
+
+
+class Store(Protocol):
+    async def open(self) -> None:
+        """Connect and apply pending migrations."""
+
+    async def close(self) -> None:
+        """Finish pending writes and release the connection; idempotent."""
+
+    async def add_player(self, player: PlayerRow) -> None: ...
+
+    async def player_by_token_hash(self, token_hash: bytes) -> PlayerRow | None: ...
+
+    async def player(self, player_id: str) -> PlayerRow | None: ...
+
+    async def add_room(self, room: RoomRow, first: dict[str, Any]) -> None:
+        """Create a room with its log entry version 1, atomically."""
+
+    async def set_room_status(self, room_id: str, status: str) -> None: ...
+
+    async def room(self, room_id: str) -> RoomRow | None: ...
+
+    async def room_by_invite(self, invite_code: str) -> RoomRow | None: ...
+
+    async def rooms_with_status(self, *statuses: str) -> list[RoomRow]: ...
+
+    async def append(self, room_id: str, version: int, entry: dict[str, Any]) -> None:
+        """Durably append one log entry; raises :class:`VersionConflict` on a duplicate."""
+
+    async def log(self, room_id: str, after: int = 0) -> list[LogEntry]:
+        """The room's log entries with version > ``after``, in order."""
+
+    async def save_match(self, match_id: str, room_id: str, record: dict[str, Any]) -> None: ...
+
+    async def match(self, match_id: str) -> dict[str, Any] | None: ...

@@ -1,0 +1,475 @@
+"""SQLite implementation of :class:`~server.store.base.Store` (standard library ``sqlite3``).
+
+One dedicated worker thread owns the connection and does all sqlite3 work, so the event loop
+never blocks on the database.  Coroutines queue operations to it and await a future; the
+worker runs them strictly in queue order.  Consecutive queued ``append`` calls are written in
+one transaction (group commit): one fsync for the whole batch, after which every caller's
+future resolves, or fails on its own if its ``(room_id, version)`` already exists.
+
+The database uses WAL journaling with ``synchronous=FULL``: once ``append`` (or any write)
+has returned, the data survives a process kill or a power loss.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import queue
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass
+from typing import Any
+
+from server.store.base import LogEntry, PlayerRow, RoomRow, StoreError, VersionConflict
+from server.store.migrations import list_migrations
+
+__all__ = ["SqliteStore"]
+
+MAX_BATCH = 2048  # most operations taken off the queue per worker round
+BUSY_TIMEOUT_S = 10.0  # wait this long for another connection's write lock
+
+_PLAYER_COLS = "id, nickname, token_hash, created_at"
+_ROOM_COLS = "id, owner, invite_code, status, created_at"
+_INSERT_LOG = "INSERT INTO room_log (room_id, version, entry) VALUES (?, ?, ?)"
+
+_Future = asyncio.Future[Any]
+_Result = tuple[_Future, BaseException | None, Any]
+
+
+@dataclass(slots=True)
+class _Append:
+    room_id: str
+    version: int
+    text: str
+    fut: _Future
+
+
+@dataclass(slots=True)
+class _Call:
+    what: str
+    fn: Callable[[], Any]
+    fut: _Future
+
+
+@dataclass(slots=True)
+class _Stop:
+    fut: _Future
+
+
+_Op = _Append | _Call | _Stop
+
+
+class SqliteStore:
+    """A :class:`~server.store.base.Store` in one SQLite file (``":memory:"`` also works)."""
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self._path = os.fspath(path)
+        self._queue: queue.SimpleQueue[_Op] = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+        self._conn: sqlite3.Connection | None = None  # touched only by the worker thread
+        self._closed = False
+        self._closing: asyncio.Future[None] | None = None
+        self.append_batches = 0  # statistic: append transactions committed so far
+
+    # ----------------------------------------------------------------- lifecycle
+
+    async def open(self) -> None:
+        """Start the worker thread, connect and apply pending migrations (no-op if open)."""
+        if self._closed:
+            raise StoreError("store is closed")
+        if self._thread is not None:
+            return
+        self._thread = threading.Thread(
+            target=self._run, name=f"sqlite-store {os.path.basename(self._path)}", daemon=True
+        )
+        self._thread.start()
+        try:
+            await self._submit(f"open {self._path}", self._connect)
+        except BaseException:
+            await self._shutdown()
+            raise
+
+    async def close(self) -> None:
+        """Write pending appends, close the connection and stop the worker; idempotent."""
+        if self._closing is None:
+            self._closed = True
+            if self._thread is None:
+                return
+            self._closing = asyncio.ensure_future(self._shutdown())
+        await asyncio.shield(self._closing)
+
+    async def _shutdown(self) -> None:
+        thread, self._thread = self._thread, None
+        if thread is None:
+            return
+        fut = asyncio.get_running_loop().create_future()
+        self._queue.put(_Stop(fut))
+        await fut
+        thread.join()  # the worker returns right after resolving ``fut``
+
+    # ----------------------------------------------------------------- players
+
+    async def add_player(self, player: PlayerRow) -> None:
+        row = (player.id, player.nickname, bytes(player.token_hash), float(player.created_at))
+
+        def run() -> None:
+            try:
+                self._db().execute(f"INSERT INTO players ({_PLAYER_COLS}) VALUES (?, ?, ?, ?)", row)
+            except sqlite3.IntegrityError as exc:
+                raise StoreError(f"cannot add player {player.id!r}: {exc}") from exc
+
+        await self._submit(f"add player {player.id!r}", run)
+
+    async def player_by_token_hash(self, token_hash: bytes) -> PlayerRow | None:
+        sql = f"SELECT {_PLAYER_COLS} FROM players WHERE token_hash = ?"
+        return await self._submit(
+            "player by token hash", self._one, sql, bytes(token_hash), _player
+        )
+
+    async def player(self, player_id: str) -> PlayerRow | None:
+        sql = f"SELECT {_PLAYER_COLS} FROM players WHERE id = ?"
+        return await self._submit(f"player {player_id!r}", self._one, sql, player_id, _player)
+
+    # ----------------------------------------------------------------- rooms
+
+    async def add_room(self, room: RoomRow, first: dict[str, Any]) -> None:
+        """Create a room with its log entry version 1, atomically."""
+        row = (room.id, room.owner, room.invite_code, room.status, float(room.created_at))
+        text = _dumps(first, f"room {room.id!r} log entry 1")
+
+        def run() -> None:
+            conn = self._db()
+            try:
+                with _transaction(conn):
+                    conn.execute(f"INSERT INTO rooms ({_ROOM_COLS}) VALUES (?, ?, ?, ?, ?)", row)
+                    conn.execute(_INSERT_LOG, (room.id, 1, text))
+            except sqlite3.IntegrityError as exc:
+                if "room_log" in str(exc):
+                    raise VersionConflict(f"room {room.id!r} already has log version 1") from exc
+                raise StoreError(f"cannot add room {room.id!r}: {exc}") from exc
+
+        await self._submit(f"add room {room.id!r}", run)
+
+    async def set_room_status(self, room_id: str, status: str) -> None:
+        def run() -> None:
+            cur = self._db().execute("UPDATE rooms SET status = ? WHERE id = ?", (status, room_id))
+            if cur.rowcount == 0:
+                raise StoreError(f"cannot set status of room {room_id!r}: no such room")
+
+        await self._submit(f"set status of room {room_id!r}", run)
+
+    async def room(self, room_id: str) -> RoomRow | None:
+        sql = f"SELECT {_ROOM_COLS} FROM rooms WHERE id = ?"
+        return await self._submit(f"room {room_id!r}", self._one, sql, room_id, _room)
+
+    async def room_by_invite(self, invite_code: str) -> RoomRow | None:
+        sql = f"SELECT {_ROOM_COLS} FROM rooms WHERE invite_code = ?"
+        return await self._submit("room by invite code", self._one, sql, invite_code, _room)
+
+    async def rooms_with_status(self, *statuses: str) -> list[RoomRow]:
+        """Rooms whose status is any of ``statuses``, oldest first."""
+        if not statuses:
+            return []
+        marks = ", ".join("?" * len(statuses))
+        sql = f"SELECT {_ROOM_COLS} FROM rooms WHERE status IN ({marks}) ORDER BY created_at, id"
+
+        def run() -> list[RoomRow]:
+            return [_room(row) for row in self._db().execute(sql, statuses)]
+
+        return await self._submit(f"rooms with status {statuses!r}", run)
+
+    # ----------------------------------------------------------------- room logs
+
+    async def append(self, room_id: str, version: int, entry: dict[str, Any]) -> None:
+        """Durably append one log entry; raises :class:`VersionConflict` on a duplicate.
+
+        Returns once the entry's batch is committed.  Cancelling the caller does not
+        withdraw an append that is already queued.
+        """
+        self._check_open()
+        if isinstance(version, bool) or not isinstance(version, int) or version < 1:
+            raise StoreError(f"room {room_id!r}: log version must be an int >= 1, not {version!r}")
+        text = _dumps(entry, f"room {room_id!r} log entry {version}")
+        fut = asyncio.get_running_loop().create_future()
+        self._queue.put(_Append(room_id, version, text, fut))
+        await fut
+
+    async def log(self, room_id: str, after: int = 0) -> list[LogEntry]:
+        """The room's log entries with version > ``after``, in order."""
+        sql = (
+            "SELECT version, entry FROM room_log WHERE room_id = ? AND version > ? ORDER BY version"
+        )
+
+        def run() -> list[LogEntry]:
+            rows = self._db().execute(sql, (room_id, after)).fetchall()
+            return [
+                LogEntry(room_id, version, _loads(text, f"room {room_id!r} log entry {version}"))
+                for version, text in rows
+            ]
+
+        return await self._submit(f"log of room {room_id!r}", run)
+
+    # ----------------------------------------------------------------- matches
+
+    async def save_match(self, match_id: str, room_id: str, record: dict[str, Any]) -> None:
+        row = (match_id, room_id, _dumps(record, f"match {match_id!r} record"), time.time())
+
+        def run() -> None:
+            sql = "INSERT INTO matches (id, room_id, record, created_at) VALUES (?, ?, ?, ?)"
+            try:
+                self._db().execute(sql, row)
+            except sqlite3.IntegrityError as exc:
+                raise StoreError(f"cannot save match {match_id!r}: {exc}") from exc
+
+        await self._submit(f"save match {match_id!r}", run)
+
+    async def match(self, match_id: str) -> dict[str, Any] | None:
+        def run() -> dict[str, Any] | None:
+            sql = "SELECT record FROM matches WHERE id = ?"
+            row = self._db().execute(sql, (match_id,)).fetchone()
+            return None if row is None else _loads(row[0], f"match {match_id!r} record")
+
+        return await self._submit(f"match {match_id!r}", run)
+
+    # ----------------------------------------------------------------- event-loop side
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise StoreError("store is closed")
+        if self._thread is None:
+            raise StoreError("store is not open")
+
+    async def _submit(self, what: str, fn: Callable[..., Any], *args: Any) -> Any:
+        """Run ``fn(*args)`` on the worker thread, in queue order, and return its result."""
+        self._check_open()
+        fut = asyncio.get_running_loop().create_future()
+        self._queue.put(_Call(what, (lambda: fn(*args)) if args else fn, fut))
+        return await fut
+
+    # ----------------------------------------------------------------- worker thread
+
+    def _run(self) -> None:
+        """The worker: take everything queued, run it in order, batching adjacent appends."""
+        get = self._queue.get
+        get_nowait = self._queue.get_nowait
+        while True:
+            ops = [get()]
+            while len(ops) < MAX_BATCH:
+                try:
+                    ops.append(get_nowait())
+                except queue.Empty:
+                    break
+            i, n = 0, len(ops)
+            while i < n:
+                op = ops[i]
+                if isinstance(op, _Append):
+                    j = i + 1
+                    while j < n and isinstance(ops[j], _Append):
+                        j += 1
+                    _deliver(self._write_appends(ops[i:j]))
+                    i = j
+                elif isinstance(op, _Call):
+                    _deliver([self._run_call(op)])
+                    i += 1
+                else:
+                    self._finish(op, ops[i + 1 :])
+                    return
+
+    def _run_call(self, op: _Call) -> _Result:
+        try:
+            return (op.fut, None, op.fn())
+        except StoreError as exc:
+            return (op.fut, exc, None)
+        except sqlite3.Error as exc:
+            return (op.fut, StoreError(f"{op.what} failed: {exc}"), None)
+        except BaseException as exc:
+            return (op.fut, exc, None)
+
+    def _write_appends(self, items: list[_Append]) -> list[_Result]:
+        """Insert ``items`` in one transaction; a duplicate fails only its own caller."""
+        results: list[_Result] = []
+        try:
+            conn = self._db()
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                for item in items:
+                    try:
+                        conn.execute(_INSERT_LOG, (item.room_id, item.version, item.text))
+                    except sqlite3.IntegrityError as exc:
+                        # A single-row INSERT that violates a constraint undoes only itself.
+                        results.append((item.fut, _append_refused(item, exc), None))
+                    else:
+                        results.append((item.fut, None, None))
+                conn.execute("COMMIT")
+            except BaseException:
+                _rollback(conn)
+                raise
+        except StoreError as exc:
+            return [(item.fut, StoreError(str(exc)), None) for item in items]
+        except sqlite3.Error as exc:
+            msg = f"append failed, batch of {len(items)} rolled back: {exc}"
+            return [(item.fut, StoreError(msg), None) for item in items]
+        except BaseException as exc:
+            return [(item.fut, exc, None) for item in items]
+        self.append_batches += 1
+        return results
+
+    def _finish(self, stop: _Stop, rest: list[_Op]) -> None:
+        """Close the connection; fail anything queued after the stop."""
+        results: list[_Result] = []
+        conn, self._conn = self._conn, None
+        try:
+            if conn is not None:
+                conn.close()
+            results.append((stop.fut, None, None))
+        except sqlite3.Error as exc:
+            results.append((stop.fut, StoreError(f"closing {self._path} failed: {exc}"), None))
+        while True:
+            try:
+                rest.append(self._queue.get_nowait())
+            except queue.Empty:
+                break
+        results.extend((op.fut, StoreError("store is closed"), None) for op in rest)
+        _deliver(results)
+
+    def _db(self) -> sqlite3.Connection:
+        if self._conn is None:
+            raise StoreError("store is not open")
+        return self._conn
+
+    def _one(self, sql: str, key: Any, convert: Callable[[tuple[Any, ...]], Any]) -> Any:
+        row = self._db().execute(sql, (key,)).fetchone()
+        return None if row is None else convert(row)
+
+    def _connect(self) -> None:
+        conn = sqlite3.connect(self._path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
+        try:
+            mode = conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+            if mode.lower() != "wal" and self._path != ":memory:":
+                raise StoreError(f"cannot use WAL journal mode on {self._path} (got {mode!r})")
+            conn.execute("PRAGMA synchronous=FULL")
+            _migrate(conn)
+        except BaseException:
+            conn.close()
+            raise
+        self._conn = conn
+
+
+# --------------------------------------------------------------------- helpers
+
+
+def _migrate(conn: sqlite3.Connection) -> None:
+    """Apply pending migrations in order, each in its own transaction, each exactly once."""
+    try:
+        migrations = list_migrations("sqlite")
+    except ValueError as exc:
+        raise StoreError(f"bad migrations: {exc}") from exc
+    conn.execute(
+        "CREATE TABLE IF NOT EXISTS schema_migrations"
+        " (version INTEGER PRIMARY KEY, applied_at REAL NOT NULL)"
+    )
+    applied = {v for (v,) in conn.execute("SELECT version FROM schema_migrations")}
+    if applied and max(applied) > len(migrations):
+        raise StoreError(
+            f"database schema version {max(applied)} is newer than this server's "
+            f"({len(migrations)})"
+        )
+    for version, sql in migrations:
+        if version in applied:
+            continue
+        with _transaction(conn):
+            # Re-check under the write lock: another process may have just applied it.
+            done = "SELECT 1 FROM schema_migrations WHERE version = ?"
+            if conn.execute(done, (version,)).fetchone() is not None:
+                continue
+            for statement in _statements(sql):
+                conn.execute(statement)
+            conn.execute(
+                "INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)",
+                (version, time.time()),
+            )
+
+
+def _statements(sql: str) -> list[str]:
+    """Split a migration script into single statements (``execute`` runs one at a time)."""
+    statements: list[str] = []
+    buf = ""
+    for line in sql.splitlines(keepends=True):
+        buf += line
+        if sqlite3.complete_statement(buf):
+            statements.append(buf.strip())
+            buf = ""
+    if any(ln.strip() and not ln.strip().startswith("--") for ln in buf.splitlines()):
+        raise StoreError(f"migration ends with an incomplete statement: {buf.strip()[:80]!r}")
+    return statements
+
+
+@contextmanager
+def _transaction(conn: sqlite3.Connection) -> Iterator[None]:
+    """``BEGIN IMMEDIATE`` ... ``COMMIT``, rolled back on any exception."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+        conn.execute("COMMIT")
+    except BaseException:
+        _rollback(conn)
+        raise
+
+
+def _rollback(conn: sqlite3.Connection) -> None:
+    if conn.in_transaction:
+        # If this fails SQLite has already rolled back; the original error is the one to report.
+        with suppress(sqlite3.Error):
+            conn.execute("ROLLBACK")
+
+
+def _append_refused(item: _Append, exc: sqlite3.IntegrityError) -> StoreError:
+    if getattr(exc, "sqlite_errorname", "") == "SQLITE_CONSTRAINT_PRIMARYKEY":
+        return VersionConflict(f"room {item.room_id!r} already has log version {item.version}")
+    return StoreError(f"cannot append room {item.room_id!r} version {item.version}: {exc}")
+
+
+def _deliver(results: list[_Result]) -> None:
+    """Hand results to the futures' event loops: one wake-up per loop per call."""
+    by_loop: dict[asyncio.AbstractEventLoop, list[_Result]] = {}
+    for result in results:
+        by_loop.setdefault(result[0].get_loop(), []).append(result)
+    for loop, batch in by_loop.items():
+        with suppress(RuntimeError):  # that loop is closed: nobody is waiting any more
+            loop.call_soon_threadsafe(_settle, batch)
+
+
+def _settle(results: list[_Result]) -> None:
+    for fut, exc, value in results:
+        if fut.done():  # the caller was cancelled
+            continue
+        if exc is not None:
+            fut.set_exception(exc)
+        else:
+            fut.set_result(value)
+
+
+def _dumps(obj: Any, what: str) -> str:
+    try:
+        return json.dumps(obj, separators=(",", ":"))
+    except (TypeError, ValueError) as exc:
+        raise StoreError(f"{what} is not JSON-serialisable: {exc}") from exc
+
+
+def _loads(text: str, what: str) -> Any:
+    try:
+        return json.loads(text)
+    except ValueError as exc:
+        raise StoreError(f"{what} is not valid JSON: {exc}") from exc
+
+
+def _player(row: tuple[Any, ...]) -> PlayerRow:
+    return PlayerRow(row[0], row[1], bytes(row[2]), row[3])
+
+
+def _room(row: tuple[Any, ...]) -> RoomRow:
+    return RoomRow(row[0], row[1], row[2], row[3], row[4])

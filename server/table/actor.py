@@ -1,0 +1,356 @@
+"""One task per room: the only writer of its state, timers included.
+
+Every change is a log entry: validated against the :class:`Room`, appended to the store
+(durable), folded into the room, then sent to each member as its own projection.  Sending
+never blocks: members are :class:`~server.connection.Client` objects with bounded outboxes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+from collections import deque
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+from engine.events import Event
+from engine.policies import HeuristicPolicy
+from engine.views import project, view
+
+from ..logs import log
+from .room import CLOSED, FINISHED, OPEN, Room, RoomError
+
+if TYPE_CHECKING:
+    from ..app import Services
+    from ..connection import Client
+
+
+async def _stop() -> None:
+    """The inbox sentinel that ends an actor after the commands queued before it."""
+
+
+ROOM_CHANGES = {"created", "seat", "ready", "start", "away", "closed"}
+_cpu = HeuristicPolicy()
+
+
+class RoomActor:
+    def __init__(self, room: Room, services: Services) -> None:
+        self.room = room
+        self.s = services
+        self.members: dict[Client, int | None] = {}
+        self.history: deque[tuple[int, dict[str, Any], list[Event]]] = deque(
+            maxlen=services.settings.history
+        )
+        self.inbox: asyncio.Queue[tuple[Callable[[], Awaitable[Any]], asyncio.Future[Any]]]
+        self.inbox = asyncio.Queue()
+        self.deadline: float | None = None  # clock.now() seconds
+        self.deadline_wall: float | None = None
+        self._timer: asyncio.Future[None] | None = None
+        self._timer_at: float | None = None
+        self._rng = random.Random(room.seed)
+        self._stopping = False
+        self.task: asyncio.Task[None] | None = None
+        self.log = log.bind(room_id=room.id)
+
+    # -- running -----------------------------------------------------------------------
+
+    def start(self) -> None:
+        self._schedule()
+        self.task = asyncio.create_task(self._run(), name=f"room-{self.room.id}")
+
+    async def call(self, fn: Callable[[], Awaitable[Any]]) -> Any:
+        """Run ``fn`` inside the actor, after everything queued before it."""
+        if self.task is None or self.task.done():
+            raise RoomError("room_closed", "this room is closed")
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        await self.inbox.put((fn, future))
+        return await future
+
+    async def stop(self, grace: float = 5.0) -> None:
+        """Finish the command in hand, refuse the rest, and end (idempotent)."""
+        task = self.task
+        if task is None or task.done():
+            return
+        self._stopping = True
+        self.inbox.put_nowait((_stop, asyncio.get_running_loop().create_future()))
+        done, _ = await asyncio.wait({task}, timeout=grace)
+        if not done:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    async def _run(self) -> None:
+        get: asyncio.Task[Any] | None = None
+        try:
+            while True:
+                if get is None:
+                    get = asyncio.ensure_future(self.inbox.get())
+                waiters: set[asyncio.Future[Any]] = {get}
+                timer = self._timer_future()
+                if timer is not None:
+                    waiters.add(timer)
+                done, _ = await asyncio.wait(waiters, return_when=asyncio.FIRST_COMPLETED)
+                if get in done:
+                    fn, future = get.result()
+                    get = None
+                    if fn is _stop:
+                        future.set_result(None)
+                        return
+                    await self._execute(fn, future)
+                elif timer is not None and timer in done and not self._stopping:
+                    self._cancel_timer()
+                    await self._guarded(self._on_deadline)
+                if self.room.status in (FINISHED, CLOSED) and self.inbox.empty():
+                    self.s.retire(self)
+                    return
+        finally:
+            self._cancel_timer()
+            if get is not None and get.done() and not get.cancelled():
+                self._refuse_closed(*get.result())
+            elif get is not None:
+                get.cancel()
+            while not self.inbox.empty():
+                self._refuse_closed(*self.inbox.get_nowait())
+
+    @staticmethod
+    def _refuse_closed(fn: Callable[[], Awaitable[Any]], future: asyncio.Future[Any]) -> None:
+        if future.done():
+            return
+        if fn is _stop:
+            future.set_result(None)
+        else:
+            future.set_exception(RoomError("room_closed", "this room is closed"))
+
+    async def _execute(self, fn: Callable[[], Awaitable[Any]], future: asyncio.Future[Any]):
+        try:
+            result = await fn()
+        except RoomError as err:
+            if not future.done():
+                future.set_exception(err)
+        except asyncio.CancelledError:
+            self._refuse_closed(fn, future)
+            raise
+        except Exception as err:  # our bug: logged, reported to the caller, room keeps going
+            self.log.exception("room_command_failed")
+            if not future.done():
+                future.set_exception(err)
+        else:
+            if not future.done():
+                future.set_result(result)
+
+    async def _guarded(self, fn: Callable[[], Awaitable[Any]]) -> None:
+        try:
+            await fn()
+        except asyncio.CancelledError:
+            raise
+        except RoomError as err:
+            self.log.warning("timer_action_refused", code=err.code)
+            self._schedule(retry=True)
+        except Exception:
+            self.log.exception("timer_action_failed")
+            self._schedule(retry=True)
+
+    # -- timers --------------------------------------------------------------------------
+
+    def _schedule(self, retry: bool = False) -> None:
+        """Set the deadline of the decision now due (none outside a running match)."""
+        room, clock = self.room, self.s.clock
+        turn = room.turn
+        if turn is None:
+            self.deadline = self.deadline_wall = None
+            return
+        wait = self.s.settings.cpu_delay if room.seats[turn].automatic else room.move_seconds
+        if retry:
+            wait = max(wait, 1.0)
+        self.deadline = clock.now() + wait
+        self.deadline_wall = None if room.seats[turn].automatic else clock.wall() + wait
+
+    def _timer_future(self) -> asyncio.Future[None] | None:
+        if self.deadline is None:
+            self._cancel_timer()
+            return None
+        if self._timer is None or self._timer_at != self.deadline:
+            self._cancel_timer()
+            self._timer = self.s.clock.sleep_until(self.deadline)
+            self._timer_at = self.deadline
+        return self._timer
+
+    def _cancel_timer(self) -> None:
+        if self._timer is not None and not self._timer.done():
+            self._timer.cancel()
+        self._timer = self._timer_at = None
+
+    async def _on_deadline(self) -> None:
+        room = self.room
+        turn = room.turn
+        if turn is None or room.match is None:
+            return
+        seat = room.seats[turn]
+        action = _cpu.act(view(room.match, turn), self._rng)
+        by = "cpu" if seat.automatic else "timeout"
+        await self.commit({"t": "act", "seat": turn, "action": str(action), "by": by})
+        if by == "timeout" and seat.timeouts >= self.s.settings.away_after and not seat.away:
+            await self.commit({"t": "away", "seat": turn, "away": True})
+
+    # -- committing ----------------------------------------------------------------------
+
+    async def commit(self, entry: dict[str, Any], started: float | None = None) -> int:
+        """Make ``entry`` durable, fold it in, and send every member its projection."""
+        version = self.room.version + 1
+        await self.s.store_append(self.room.id, version, entry)
+        status = self.room.status
+        events = self.room.apply(entry)
+        self.history.append((version, entry, events))
+        self._schedule()
+        self._broadcast(version, entry, events, status != self.room.status)
+        if entry["t"] == "act":
+            self.s.metrics.actions.labels(entry["by"]).inc()
+            if started is not None:
+                self.s.metrics.latency.observe(self.s.clock_perf() - started)
+        if entry["t"] in ROOM_CHANGES or status != self.room.status:
+            await self.s.room_changed(self)
+        start = self.room.start_entry()
+        if start is not None:
+            await self.commit(start)
+        return version
+
+    def _broadcast(
+        self, version: int, entry: dict[str, Any], events: list[Event], changed: bool
+    ) -> None:
+        summary = self.summary() if changed or entry["t"] in ROOM_CHANGES else None
+        for client, seat in list(self.members.items()):
+            client.send(self._update(version, entry, events, seat, summary))
+
+    def _update(
+        self,
+        version: int,
+        entry: dict[str, Any],
+        events: list[Event],
+        seat: int | None,
+        summary: dict[str, Any] | None,
+    ) -> dict[str, Any]:
+        room = self.room
+        message: dict[str, Any] = {
+            "type": "update",
+            "room_id": room.id,
+            "version": version,
+            "kind": entry["t"],
+            "events": [project(e, seat) for e in events],
+            "turn": room.turn,
+            "deadline": self.deadline_wall,
+        }
+        if entry["t"] in ("act", "away", "seat", "ready"):
+            message["seat"] = entry["seat"]
+        if entry["t"] == "act":
+            message["by"] = entry["by"]
+        if summary is not None:
+            message["room"] = summary
+        if seat is not None and room.match is not None and room.turn == seat:
+            message["legal"] = [str(a) for a in room.match.legal_actions()]
+        return message
+
+    def summary(self) -> dict[str, Any]:
+        return self.room.summary(self.s.nicknames)
+
+    def snapshot(self, seat: int | None) -> dict[str, Any]:
+        room = self.room
+        return {
+            "type": "snapshot",
+            "room_id": room.id,
+            "version": room.version,
+            "room": self.summary(),
+            "seat": seat,
+            "invite_code": room.invite_code if seat is not None or not room.private else None,
+            "view": view(room.match, seat).to_dict() if room.match else None,
+            "deadline": self.deadline_wall,
+        }
+
+    # -- membership ----------------------------------------------------------------------
+
+    def attach(self, client: Client, seat: int | None, since: int | None = None) -> None:
+        """Add a member and bring it up to date: missed updates, or a snapshot."""
+        self.members[client] = seat
+        client.rooms[self.room.id] = self
+        oldest = self.history[0][0] if self.history else self.room.version + 1
+        if since is not None and oldest - 1 <= since <= self.room.version:
+            for version, entry, events in self.history:
+                if version > since:
+                    client.send(self._update(version, entry, events, seat, self.summary()))
+        else:
+            client.send(self.snapshot(seat))
+
+    def detach(self, client: Client) -> None:
+        self.members.pop(client, None)
+        client.rooms.pop(self.room.id, None)
+
+    # -- commands (run inside the actor via ``call``) -----------------------------------
+
+    async def take_seat(self, client: Client, seat: int) -> None:
+        await self.commit(self.room.check_take_seat(client.player_id, seat))
+        self.attach(client, seat)
+
+    async def watch(self, client: Client) -> None:
+        seat = self.room.seat_of(client.player_id)
+        self.attach(client, seat)
+
+    async def resume(self, client: Client, since: int) -> None:
+        seat = self.room.seat_of(client.player_id)
+        if seat is None and self.room.private:
+            raise RoomError("not_a_member", "resume a private room only where you have a seat")
+        self.attach(client, seat, since)
+        if seat is not None and self.room.seats[seat].away:
+            await self.commit({"t": "away", "seat": seat, "away": False})
+
+    async def leave(self, client: Client) -> None:
+        room = self.room
+        if room.seat_of(client.player_id) is None:
+            self.detach(client)
+            return
+        await self.commit(room.check_leave(client.player_id))
+        self.detach(client)
+        if room.status == OPEN and all(s.player is None for s in room.seats):
+            await self.commit({"t": "closed"})
+
+    async def add_cpu(self, client: Client, seat: int) -> None:
+        await self.commit(self.room.check_add_cpu(client.player_id, seat))
+
+    async def remove(self, client: Client, seat: int) -> None:
+        removed = self.room.seats[seat].player
+        await self.commit(self.room.check_remove(client.player_id, seat))
+        for member, member_seat in list(self.members.items()):
+            if member.player_id == removed and member_seat == seat:
+                self.members[member] = None
+                member.send(self.snapshot(None))
+
+    async def ready(self, client: Client, ready: bool) -> None:
+        await self.commit(self.room.check_ready(client.player_id, ready))
+
+    async def act(self, client: Client, text: str, version: int | None, started: float) -> None:
+        room = self.room
+        entry = room.check_act(client.player_id, text, version)
+        seat = room.seats[entry["seat"]]
+        if seat.away:
+            await self.commit({"t": "away", "seat": entry["seat"], "away": False})
+        await self.commit(entry, started)
+
+    async def back(self, client: Client) -> None:
+        seat = self.room.seat_of(client.player_id)
+        if seat is None:
+            raise RoomError("not_seated", "you have no seat in this room")
+        if self.room.seats[seat].away:
+            await self.commit({"t": "away", "seat": seat, "away": False})
+
+    async def chat(self, client: Client, text: str) -> None:
+        if client not in self.members:
+            raise RoomError("not_a_member", "join or watch the room before chatting")
+        message = {
+            "type": "chat",
+            "room_id": self.room.id,
+            "player_id": client.player_id,
+            "nickname": client.nickname,
+            "text": text,
+            "at": self.s.clock.wall(),
+        }
+        for member in list(self.members):
+            member.send(message)
