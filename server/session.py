@@ -10,6 +10,7 @@ import asyncio
 import time
 from typing import TYPE_CHECKING, Any
 
+import structlog
 from websockets.exceptions import ConnectionClosed
 
 from . import protocol as p
@@ -133,6 +134,8 @@ async def hello(client: Client, s: Services, m: p.Hello) -> None:
         raise p.ProtocolError("already_identified", "this connection already said hello")
     player, token = await s.identity.hello(m.nickname, m.token)
     client.player_id, client.nickname = player.id, player.nickname
+    structlog.contextvars.bind_contextvars(player_id=player.id)
+    log.info("hello", new=token is not None)
     rooms = [
         {
             "room_id": actor.room.id,

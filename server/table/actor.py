@@ -209,6 +209,8 @@ class RoomActor:
             if started is not None:
                 self.s.metrics.latency.observe(self.s.clock_perf() - started)
         if entry["t"] in ROOM_CHANGES or status != self.room.status:
+            if status != self.room.status:
+                self.log.info("room_status", status=self.room.status, version=version)
             await self.s.room_changed(self)
         start = self.room.start_entry()
         if start is not None:

@@ -112,3 +112,21 @@ async def play_until(
                 acted = True
         await asyncio.sleep(0 if acted else 0.002)
     raise AssertionError("play_until: the condition never came")
+
+
+async def wait_version(players: list[GameClient], room_id: str, version: int) -> None:
+    """Until every client has seen ``room_id`` at ``version`` or later."""
+    async with asyncio.timeout(10):
+        while any(p.tables[room_id].version < version for p in players):
+            await asyncio.sleep(0.002)
+
+
+async def act_once(players: list[GameClient], room_id: str) -> int:
+    """The client whose turn it is plays its first legal action; the seat that acted."""
+    ref = players[0].tables[room_id]
+    await wait_version(players, room_id, ref.version)
+    actor = next(p for p in players if p.tables[room_id].seat == ref.turn)
+    table = actor.tables[room_id]
+    await actor.send({"type": "act", "room_id": room_id, "action": table.legal[0]})
+    await wait_version(players, room_id, ref.version + 1)
+    return table.seat  # type: ignore[return-value]

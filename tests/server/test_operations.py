@@ -1,0 +1,69 @@
+"""`klaverjas serve` as a real process: settings from the environment, JSON logs, SIGTERM."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import sys
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from server.client import GameClient
+
+pytestmark = pytest.mark.server
+
+
+async def _serve(tmp_path: Path, **env: str) -> tuple[asyncio.subprocess.Process, int]:
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "server.cli", "serve", "--port", "0",
+        env={**os.environ, "KLAVERJAS_DB": str(tmp_path / "k.sqlite3"), **env},
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    assert process.stdout is not None
+    line = (await asyncio.wait_for(process.stdout.readline(), 20)).decode()
+    assert line.startswith("klaverjas serving on ws://"), line
+    return process, int(line.rsplit(":", 1)[1].strip(" /\n"))
+
+
+async def test_sigterm_shuts_down_in_order_and_the_table_survives(tmp_path: Path) -> None:
+    process, port = await _serve(tmp_path, KLAVERJAS_LOG_LEVEL="info", KLAVERJAS_CPU_DELAY="0")
+    url = f"ws://127.0.0.1:{port}/"
+    health = await asyncio.to_thread(
+        lambda: urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz").read()
+    )
+    assert health == b"ok\n"
+    client = await GameClient.connect(url)
+    await client.hello("ann")
+    created = await client.request({"type": "create_room", "rules": {"deals": 1}}, "snapshot")
+    room_id = created["room_id"]
+    for seat in (1, 2, 3):
+        await client.send({"type": "add_cpu", "room_id": room_id, "seat": seat})
+    await client.send({"type": "ready", "room_id": room_id})
+    await client.next("update", kind="start")
+    version = (await client.next("update", kind="act")).get("version")
+    process.send_signal(signal.SIGTERM)
+    await asyncio.wait_for(client.ws.wait_closed(), 10)
+    assert client.ws.close_code == 1012
+    assert await asyncio.wait_for(process.wait(), 20) == 0
+    assert process.stderr is not None
+    logs = [json.loads(line) for line in (await process.stderr.read()).decode().splitlines()]
+    events = [entry["event"] for entry in logs]
+    assert events[0] == "server_started" and events[-1] == "server_stopped"
+    assert all("timestamp" in entry and "level" in entry for entry in logs)
+    # a new process resumes the room from its log, nothing lost
+    process, port = await _serve(tmp_path, KLAVERJAS_CPU_DELAY="0")
+    try:
+        again = await GameClient.connect(f"ws://127.0.0.1:{port}/")
+        welcome = await again.hello(token=client.token)
+        assert welcome["rooms"][0]["room_id"] == room_id
+        await again.send({"type": "resume", "room_id": room_id, "version": 0})
+        snapshot = await again.next("snapshot")
+        assert snapshot["version"] >= version
+        await again.close()
+    finally:
+        process.send_signal(signal.SIGTERM)
+        assert await asyncio.wait_for(process.wait(), 20) == 0

@@ -1,0 +1,139 @@
+"""The turn limit on an injected clock, reconnection, and restarts that resume tables."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from engine import Match
+from tests.server.conftest import Harness, act_once, play_until, wait_version
+
+pytestmark = pytest.mark.server
+
+
+async def test_timeout_acts_for_the_player_and_two_mark_the_seat_away(harness: Harness) -> None:
+    # dealer mode: seat 0 names trump, then seat 1 leads, so the two first turns differ
+    rules = {"trump_mode": "dealer"}
+    room_id, players = await harness.table("a", "b", "c", "d", move_seconds=30, rules=rules)
+    watcher = players[0]
+    await asyncio.sleep(0.05)
+    first = watcher.tables[room_id].turn
+    assert first == 0
+    deadline = watcher.tables[room_id].deadline
+    assert deadline is not None and deadline == pytest.approx(harness.clock.wall() + 30, abs=1)
+    version = watcher.tables[room_id].version
+    await harness.advance(29)
+    await asyncio.sleep(0.05)
+    assert watcher.tables[room_id].version == version, "nothing happens before the deadline"
+    await harness.advance(1.5)
+    update = await watcher.next("update", kind="act", by="timeout", seat=first)
+    assert update["version"] == version + 1
+    # the next seat times out once, acts itself, so its count goes back to zero
+    second = watcher.tables[room_id].turn
+    assert second == 1
+    await harness.advance(31)
+    await watcher.next("update", kind="act", by="timeout", seat=second)
+    # play until seat `first` has its turn again, then let it time out a second time
+    while watcher.tables[room_id].turn != first:
+        await act_once(players, room_id)
+    await harness.advance(31)
+    await watcher.next("update", kind="act", by="timeout", seat=first)
+    away = await watcher.next("update", kind="away", seat=first)
+    assert away["room"]["seats"][first]["away"] is True
+    # while away the CPU plays for it at once, without waiting for the move timer
+    while watcher.tables[room_id].turn != first:
+        await act_once(players, room_id)
+    await watcher.next("update", kind="act", by="cpu", seat=first)
+    # `back` ends it
+    owner = players[first] if players[first].tables[room_id].seat == first else None
+    owner = owner or next(p for p in players if p.tables[room_id].seat == first)
+    await owner.send({"type": "back", "room_id": room_id})
+    back = await watcher.next("update", kind="away", seat=first)
+    assert back["room"]["seats"][first]["away"] is False
+
+
+async def test_reconnect_mid_trick_gets_the_missed_updates(harness: Harness) -> None:
+    room_id, players = await harness.table("a", "b", "c", "d", rules={"target": 300})
+    count = 0
+
+    def two_cards_in_trick() -> bool:
+        return len(players[0].tables[room_id].trick) == 2
+
+    await play_until(players, room_id, two_cards_in_trick)
+    gone = next(p for p in players if p.tables[room_id].turn != p.tables[room_id].seat)
+    seat = gone.tables[room_id].seat
+    hand = list(gone.tables[room_id].hand)
+    seen = gone.tables[room_id].version
+    await gone.close()
+    others = [p for p in players if p is not gone]
+    # the others play on while it is away; its timer keeps running
+    while others[0].tables[room_id].turn != seat and count < 3:
+        await act_once(others, room_id)
+        count += 1
+    back = await harness.client()
+    welcome = await back.hello(token=gone.token)
+    assert welcome["player_id"] == gone.player_id and welcome["token"] is None
+    assert {"room_id": room_id, "seat": seat, "status": "playing"} in welcome["rooms"]
+    back.keep = True
+    await back.send({"type": "resume", "room_id": room_id, "version": seen})
+    target = others[0].tables[room_id].version
+    while back.tables.get(room_id) is None or back.tables[room_id].version < target:
+        await back.next("update")
+    versions = [f["version"] for f in back.seen if f["type"] == "update"]
+    assert versions == list(range(seen + 1, target + 1)), "exactly the missed updates, in order"
+    table = back.tables[room_id]
+    assert table.turn == others[0].tables[room_id].turn
+    # a resumed client that knew its hand can go on playing
+    if table.turn == seat:
+        assert set(table.legal) <= set(hand)
+
+
+async def test_resume_with_a_version_too_old_gets_a_snapshot(harness: Harness) -> None:
+    harness.overrides["history"] = 4
+    await harness.restart()
+    room_id, players = await harness.table("a", "b", "c", "d")
+    await play_until(players, room_id, lambda: players[0].tables[room_id].version > 12)
+    again = await harness.client(token=players[1].token)
+    await again.send({"type": "resume", "room_id": room_id, "version": 2})
+    snapshot = await again.next("snapshot", room_id=room_id)
+    assert snapshot["seat"] == players[1].tables[room_id].seat
+    await wait_version(players, room_id, snapshot["version"])
+    assert sorted(snapshot["view"]["hand"]) == sorted(players[1].tables[room_id].hand)
+    assert snapshot["version"] == players[1].tables[room_id].version
+
+
+async def test_a_restart_mid_deal_resumes_the_table(harness: Harness) -> None:
+    room_id, players = await harness.table("a", "b", "c", "d", rules={"target": 300})
+    await play_until(players, room_id, lambda: players[0].tables[room_id].version >= 14)
+    await asyncio.sleep(0.05)
+    before = players[0].tables[room_id].version
+    tokens = [p.token for p in players]
+    for p in players:
+        await p.close()
+    harness.clients.clear()
+    await harness.restart()
+    back = [await harness.client(token=t) for t in tokens]
+    for p in back:
+        await p.send({"type": "resume", "room_id": room_id, "version": 0})
+        snapshot = await p.next("snapshot", room_id=room_id)
+        assert snapshot["version"] == before, "nothing accepted was lost"
+        assert snapshot["deadline"] is not None, "the timer was restarted"
+    await play_until(back, room_id, lambda: all(p.tables[room_id].over for p in back))
+    record = (await back[0].request({"type": "get_record", "match_id": room_id}, "record"))[
+        "record"
+    ]
+    assert Match.from_record(record).over
+
+
+async def test_timers_restart_after_a_restart(harness: Harness) -> None:
+    room_id, players = await harness.table("a", "b", "c", "d")
+    await asyncio.sleep(0.05)
+    turn = players[0].tables[room_id].turn
+    await harness.restart()
+    watcher = await harness.client(token=players[0].token)
+    await watcher.send({"type": "resume", "room_id": room_id, "version": 0})
+    await watcher.next("snapshot", room_id=room_id)
+    await harness.advance(31)
+    update = await watcher.next("update", kind="act", by="timeout")
+    assert update["seat"] == turn
