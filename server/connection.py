@@ -101,7 +101,10 @@ class Client:
             pass
 
     async def finish(self) -> None:
-        """After the connection ended: stop the writer."""
+        """After the receive loop ended: let a close we started complete, stop the writer."""
+        if self._closer is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(asyncio.shield(self._closer), timeout=5)
         self.closing = True
         self.writer.cancel()
         with contextlib.suppress(asyncio.CancelledError):

@@ -160,12 +160,16 @@ def parse(frame: str | bytes) -> Any:
     """A frame to a client message, or :class:`ProtocolError` saying what was wrong."""
     if isinstance(frame, bytes):
         raise ProtocolError("binary_frame", "frames must be JSON text, not binary")
-    if len(frame) > MAX_FRAME:
+    if len(frame) > MAX_FRAME or len(frame.encode()) > MAX_FRAME:
         raise ProtocolError("frame_too_large", f"frames are limited to {MAX_FRAME} bytes")
     try:
         data = json.loads(frame)
     except json.JSONDecodeError as err:
         raise ProtocolError("bad_json", f"malformed JSON: {err.msg} at {err.pos}") from None
+    except RecursionError:
+        raise ProtocolError("bad_json", "malformed JSON: nested too deeply") from None
+    except ValueError as err:  # e.g. an integer literal past Python's digit limit
+        raise ProtocolError("bad_json", f"malformed JSON: {str(err)[:80]}") from None
     if not isinstance(data, dict):
         raise ProtocolError("bad_message", "a message must be a JSON object")
     kind = data.get("type")
@@ -224,6 +228,7 @@ class Snapshot(_Msg):
     version: int
     room: dict[str, Any]
     seat: int | None
+    invite_code: str | None = Field(None, description="To seated players and the owner.")
     view: dict[str, Any] | None
     deadline: float | None
 
@@ -233,6 +238,7 @@ class Update(_Msg):
     room_id: str
     version: int
     kind: str
+    seat: int | None = Field(None, description="The seat an act, away, seat or ready is about.")
     room: dict[str, Any] | None = None
     events: list[dict[str, Any]] = []
     turn: int | None = None

@@ -16,6 +16,7 @@ from websockets.exceptions import ConnectionClosed
 from . import protocol as p
 from .connection import CLOSE_ERROR, CLOSE_POLICY, Client
 from .logs import log
+from .store.base import StoreError
 from .table.room import RoomError
 
 if TYPE_CHECKING:
@@ -42,6 +43,11 @@ async def serve_client(client: Client, s: Services) -> None:
                 client.strikes = 0
             except (p.ProtocolError, RoomError) as err:
                 _refuse(client, err.code, err.message, message.ref)
+            except StoreError:
+                log.warning("storage_unavailable", player_id=client.player_id, type=message.type)
+                client.error(
+                    "storage_unavailable", "storage is unavailable: try again", message.ref
+                )
             except asyncio.CancelledError:
                 raise
             except Exception:

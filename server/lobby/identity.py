@@ -18,7 +18,7 @@ class Identity:
         if token is not None:
             player = await self.store.player_by_token_hash(hash_token(token))
             if player is None:
-                raise ProtocolError("bad_token", "unknown or expired token: say hello without it")
+                raise ProtocolError("bad_token", "unknown token: say hello with a nickname instead")
             self.nicknames[player.id] = player.nickname
             return player, None
         if nickname is None or not nickname.strip():

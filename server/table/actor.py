@@ -12,6 +12,7 @@ import contextlib
 import random
 from collections import deque
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from engine.events import Event
@@ -24,6 +25,18 @@ from .room import CLOSED, FINISHED, OPEN, Room, RoomError
 if TYPE_CHECKING:
     from ..app import Services
     from ..connection import Client
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One committed entry as it was sent: kept so a resuming client sees it the same."""
+
+    version: int
+    entry: dict[str, Any]
+    events: list[Event]
+    turn: int | None
+    deadline: float | None
+    summary: dict[str, Any] | None
 
 
 async def _stop() -> None:
@@ -39,9 +52,7 @@ class RoomActor:
         self.room = room
         self.s = services
         self.members: dict[Client, int | None] = {}
-        self.history: deque[tuple[int, dict[str, Any], list[Event]]] = deque(
-            maxlen=services.settings.history
-        )
+        self.history: deque[Step] = deque(maxlen=services.settings.history)
         self.inbox: asyncio.Queue[tuple[Callable[[], Awaitable[Any]], asyncio.Future[Any]]]
         self.inbox = asyncio.Queue()
         self.deadline: float | None = None  # clock.now() seconds
@@ -199,11 +210,18 @@ class RoomActor:
         """Make ``entry`` durable, fold it in, and send every member its projection."""
         version = self.room.version + 1
         await self.s.store_append(self.room.id, version, entry)
-        status = self.room.status
+        status, turn = self.room.status, self.room.turn
         events = self.room.apply(entry)
-        self.history.append((version, entry, events))
-        self._schedule()
-        self._broadcast(version, entry, events, status != self.room.status)
+        if entry["t"] in ("act", "start") or self.room.turn != turn or entry["t"] == "away":
+            self._schedule()  # a new decision (or a seat became automatic): a new deadline
+        changed = status != self.room.status or entry["t"] in ROOM_CHANGES
+        step = Step(
+            version, entry, events, self.room.turn, self.deadline_wall,
+            self.summary() if changed else None,
+        )  # fmt: skip
+        self.history.append(step)
+        for client, seat in list(self.members.items()):
+            client.send(self._update(step, seat, current=True))
         if entry["t"] == "act":
             self.s.metrics.actions.labels(entry["by"]).inc()
             if started is not None:
@@ -217,53 +235,43 @@ class RoomActor:
             await self.commit(start)
         return version
 
-    def _broadcast(
-        self, version: int, entry: dict[str, Any], events: list[Event], changed: bool
-    ) -> None:
-        summary = self.summary() if changed or entry["t"] in ROOM_CHANGES else None
-        for client, seat in list(self.members.items()):
-            client.send(self._update(version, entry, events, seat, summary))
-
-    def _update(
-        self,
-        version: int,
-        entry: dict[str, Any],
-        events: list[Event],
-        seat: int | None,
-        summary: dict[str, Any] | None,
-    ) -> dict[str, Any]:
-        room = self.room
+    def _update(self, step: Step, seat: int | None, current: bool) -> dict[str, Any]:
+        """An update as ``seat`` (None: a spectator) may see it; ``legal`` only when it is
+        the latest update and that seat's decision."""
+        entry = step.entry
         message: dict[str, Any] = {
             "type": "update",
-            "room_id": room.id,
-            "version": version,
+            "room_id": self.room.id,
+            "version": step.version,
             "kind": entry["t"],
-            "events": [project(e, seat) for e in events],
-            "turn": room.turn,
-            "deadline": self.deadline_wall,
+            "events": [project(e, seat) for e in step.events],
+            "turn": step.turn,
+            "deadline": step.deadline,
         }
-        if entry["t"] in ("act", "away", "seat", "ready"):
+        if "seat" in entry:
             message["seat"] = entry["seat"]
         if entry["t"] == "act":
             message["by"] = entry["by"]
-        if summary is not None:
-            message["room"] = summary
-        if seat is not None and room.match is not None and room.turn == seat:
-            message["legal"] = [str(a) for a in room.match.legal_actions()]
+        if step.summary is not None:
+            message["room"] = step.summary
+        match = self.room.match
+        if current and seat is not None and match is not None and self.room.turn == seat:
+            message["legal"] = [str(a) for a in match.legal_actions()]
         return message
 
     def summary(self) -> dict[str, Any]:
         return self.room.summary(self.s.nicknames)
 
-    def snapshot(self, seat: int | None) -> dict[str, Any]:
+    def snapshot(self, seat: int | None, player: str = "") -> dict[str, Any]:
         room = self.room
+        insider = seat is not None or player == room.owner
         return {
             "type": "snapshot",
             "room_id": room.id,
             "version": room.version,
             "room": self.summary(),
             "seat": seat,
-            "invite_code": room.invite_code if seat is not None or not room.private else None,
+            "invite_code": room.invite_code if insider else None,
             "view": view(room.match, seat).to_dict() if room.match else None,
             "deadline": self.deadline_wall,
         }
@@ -274,13 +282,14 @@ class RoomActor:
         """Add a member and bring it up to date: missed updates, or a snapshot."""
         self.members[client] = seat
         client.rooms[self.room.id] = self
-        oldest = self.history[0][0] if self.history else self.room.version + 1
+        oldest = self.history[0].version if self.history else self.room.version + 1
         if since is not None and oldest - 1 <= since <= self.room.version:
-            for version, entry, events in self.history:
-                if version > since:
-                    client.send(self._update(version, entry, events, seat, self.summary()))
+            for step in self.history:
+                if step.version > since:
+                    current = step.version == self.room.version
+                    client.send(self._update(step, seat, current))
         else:
-            client.send(self.snapshot(seat))
+            client.send(self.snapshot(seat, client.player_id))
 
     def detach(self, client: Client) -> None:
         self.members.pop(client, None)
@@ -323,7 +332,7 @@ class RoomActor:
         for member, member_seat in list(self.members.items()):
             if member.player_id == removed and member_seat == seat:
                 self.members[member] = None
-                member.send(self.snapshot(None))
+                member.send(self.snapshot(None, member.player_id))
 
     async def ready(self, client: Client, ready: bool) -> None:
         await self.commit(self.room.check_ready(client.player_id, ready))
