@@ -13,6 +13,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
+from .errors import Refused
+
 MAX_FRAME = 16 * 1024
 PROTOCOL_VERSION = 1
 
@@ -21,13 +23,8 @@ Seat = Annotated[int, Field(ge=0, le=3)]
 Code = Annotated[str, Field(min_length=4, max_length=32)]
 
 
-class ProtocolError(Exception):
+class ProtocolError(Refused):
     """A client's frame or command was refused; ``code`` is stable, ``message`` human."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
 
 
 class _Msg(BaseModel):

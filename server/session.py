@@ -15,9 +15,9 @@ from websockets.exceptions import ConnectionClosed
 
 from . import protocol as p
 from .connection import CLOSE_ERROR, CLOSE_POLICY, Client
+from .errors import Refused
 from .logs import log
 from .store.base import StoreError
-from .table.room import RoomError
 
 if TYPE_CHECKING:
     from .app import Services
@@ -41,7 +41,7 @@ async def serve_client(client: Client, s: Services) -> None:
             try:
                 await handle(client, s, message, started)
                 client.strikes = 0
-            except (p.ProtocolError, RoomError) as err:
+            except Refused as err:
                 _refuse(client, err.code, err.message, message.ref)
             except StoreError:
                 log.warning("storage_unavailable", player_id=client.player_id, type=message.type)

@@ -1,4 +1,5 @@
-"""The storage interface: players, rooms and their durable logs, finished match records.
+"""The storage interface: players, rooms and tournaments with their durable logs, and
+finished match records.
 
 Two implementations: :mod:`server.store.sqlite` (the embedded default) and, later,
 PostgreSQL.  Every method is a coroutine; ``append`` returns only once the entry is
@@ -33,6 +34,15 @@ class RoomRow:
     owner: str
     invite_code: str | None  # private rooms only
     status: str  # "open" | "playing" | "finished" | "closed"
+    created_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentRow:
+    id: str
+    format: str  # "classic" | "quick"
+    status: str  # "scheduled" | "running" | "finished" | "cancelled"
+    start_at: float  # epoch seconds; 0 for "start when full"
     created_at: float
 
 
@@ -74,5 +84,14 @@ class Store(Protocol):
         """The room's log entries with version > ``after``, in order."""
 
     async def save_match(self, match_id: str, room_id: str, record: dict[str, Any]) -> None: ...
+
+    async def add_tournament(self, tournament: TournamentRow, first: dict[str, Any]) -> None:
+        """Create a tournament with its log entry version 1 (the log shares ``append``)."""
+
+    async def set_tournament_status(self, tournament_id: str, status: str) -> None: ...
+
+    async def tournament(self, tournament_id: str) -> TournamentRow | None: ...
+
+    async def tournaments_with_status(self, *statuses: str) -> list[TournamentRow]: ...
 
     async def match(self, match_id: str) -> dict[str, Any] | None: ...

@@ -24,7 +24,14 @@ from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from typing import Any
 
-from server.store.base import LogEntry, PlayerRow, RoomRow, StoreError, VersionConflict
+from server.store.base import (
+    LogEntry,
+    PlayerRow,
+    RoomRow,
+    StoreError,
+    TournamentRow,
+    VersionConflict,
+)
 from server.store.migrations import list_migrations
 
 __all__ = ["SqliteStore"]
@@ -34,6 +41,7 @@ BUSY_TIMEOUT_S = 10.0  # wait this long for another connection's write lock
 
 _PLAYER_COLS = "id, nickname, token_hash, created_at"
 _ROOM_COLS = "id, owner, invite_code, status, created_at"
+_TOURNAMENT_COLS = "id, format, status, start_at, created_at"
 _INSERT_LOG = "INSERT INTO room_log (room_id, version, entry) VALUES (?, ?, ?)"
 
 _Future = asyncio.Future[Any]
@@ -181,6 +189,53 @@ class SqliteStore:
             return [_room(row) for row in self._db().execute(sql, statuses)]
 
         return await self._submit(f"rooms with status {statuses!r}", run)
+
+    # ----------------------------------------------------------------- tournaments
+
+    async def add_tournament(self, tournament: TournamentRow, first: dict[str, Any]) -> None:
+        t = tournament
+        row = (t.id, t.format, t.status, float(t.start_at), float(t.created_at))
+        text = _dumps(first, f"tournament {t.id!r} log entry 1")
+
+        def run() -> None:
+            conn = self._db()
+            try:
+                with _transaction(conn):
+                    sql = f"INSERT INTO tournaments ({_TOURNAMENT_COLS}) VALUES (?, ?, ?, ?, ?)"
+                    conn.execute(sql, row)
+                    conn.execute(_INSERT_LOG, (t.id, 1, text))
+            except sqlite3.IntegrityError as exc:
+                raise StoreError(f"cannot add tournament {t.id!r}: {exc}") from exc
+
+        await self._submit(f"add tournament {t.id!r}", run)
+
+    async def set_tournament_status(self, tournament_id: str, status: str) -> None:
+        def run() -> None:
+            sql = "UPDATE tournaments SET status = ? WHERE id = ?"
+            if self._db().execute(sql, (status, tournament_id)).rowcount == 0:
+                raise StoreError(f"cannot set status of tournament {tournament_id!r}: no such")
+
+        await self._submit(f"set status of tournament {tournament_id!r}", run)
+
+    async def tournament(self, tournament_id: str) -> TournamentRow | None:
+        sql = f"SELECT {_TOURNAMENT_COLS} FROM tournaments WHERE id = ?"
+        return await self._submit(
+            f"tournament {tournament_id!r}", self._one, sql, tournament_id, _tournament
+        )
+
+    async def tournaments_with_status(self, *statuses: str) -> list[TournamentRow]:
+        if not statuses:
+            return []
+        marks = ", ".join("?" * len(statuses))
+        sql = (
+            f"SELECT {_TOURNAMENT_COLS} FROM tournaments WHERE status IN ({marks})"
+            " ORDER BY start_at, id"
+        )
+
+        def run() -> list[TournamentRow]:
+            return [_tournament(row) for row in self._db().execute(sql, statuses)]
+
+        return await self._submit(f"tournaments with status {statuses!r}", run)
 
     # ----------------------------------------------------------------- room logs
 
@@ -473,3 +528,7 @@ def _player(row: tuple[Any, ...]) -> PlayerRow:
 
 def _room(row: tuple[Any, ...]) -> RoomRow:
     return RoomRow(row[0], row[1], row[2], row[3], row[4])
+
+
+def _tournament(row: tuple[Any, ...]) -> TournamentRow:
+    return TournamentRow(row[0], row[1], row[2], float(row[3]), float(row[4]))

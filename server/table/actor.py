@@ -7,11 +7,8 @@ never blocks: members are :class:`~server.connection.Client` objects with bounde
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import random
 from collections import deque
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -19,6 +16,7 @@ from engine.events import Event
 from engine.policies import HeuristicPolicy
 from engine.views import project, view
 
+from ..actor import Actor
 from ..logs import log
 from .room import CLOSED, FINISHED, OPEN, Room, RoomError
 
@@ -39,128 +37,35 @@ class Step:
     summary: dict[str, Any] | None
 
 
-async def _stop() -> None:
-    """The inbox sentinel that ends an actor after the commands queued before it."""
-
-
 ROOM_CHANGES = {"created", "seat", "ready", "start", "away", "closed"}
 _cpu = HeuristicPolicy()
 
 
-class RoomActor:
+class RoomActor(Actor):
+    closed_code = "room_closed"
+
     def __init__(self, room: Room, services: Services) -> None:
+        super().__init__(services.clock, f"room {room.id}", log.bind(room_id=room.id))
         self.room = room
         self.s = services
         self.members: dict[Client, int | None] = {}
         self.history: deque[Step] = deque(maxlen=services.settings.history)
-        self.inbox: asyncio.Queue[tuple[Callable[[], Awaitable[Any]], asyncio.Future[Any]]]
-        self.inbox = asyncio.Queue()
-        self.deadline: float | None = None  # clock.now() seconds
         self.deadline_wall: float | None = None
-        self._timer: asyncio.Future[None] | None = None
-        self._timer_at: float | None = None
         self._rng = random.Random(room.seed)
-        self._stopping = False
-        self.task: asyncio.Task[None] | None = None
-        self.log = log.bind(room_id=room.id)
-
-    # -- running -----------------------------------------------------------------------
 
     def start(self) -> None:
         self._schedule()
-        self.task = asyncio.create_task(self._run(), name=f"room-{self.room.id}")
+        super().start()
 
-    async def call(self, fn: Callable[[], Awaitable[Any]]) -> Any:
-        """Run ``fn`` inside the actor, after everything queued before it."""
-        if self.task is None or self.task.done():
-            raise RoomError("room_closed", "this room is closed")
-        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        await self.inbox.put((fn, future))
-        return await future
+    def finished(self) -> bool:
+        return self.room.status in (FINISHED, CLOSED)
 
-    async def stop(self, grace: float = 5.0) -> None:
-        """Finish the command in hand, refuse the rest, and end (idempotent)."""
-        task = self.task
-        if task is None or task.done():
-            return
-        self._stopping = True
-        self.inbox.put_nowait((_stop, asyncio.get_running_loop().create_future()))
-        done, _ = await asyncio.wait({task}, timeout=grace)
-        if not done:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+    def on_exit(self) -> None:
+        if self.finished():
+            self.s.retire(self)
 
-    async def _run(self) -> None:
-        get: asyncio.Task[Any] | None = None
-        try:
-            while True:
-                if get is None:
-                    get = asyncio.ensure_future(self.inbox.get())
-                waiters: set[asyncio.Future[Any]] = {get}
-                timer = self._timer_future()
-                if timer is not None:
-                    waiters.add(timer)
-                done, _ = await asyncio.wait(waiters, return_when=asyncio.FIRST_COMPLETED)
-                if get in done:
-                    fn, future = get.result()
-                    get = None
-                    if fn is _stop:
-                        future.set_result(None)
-                        return
-                    await self._execute(fn, future)
-                elif timer is not None and timer in done and not self._stopping:
-                    self._cancel_timer()
-                    await self._guarded(self._on_deadline)
-                if self.room.status in (FINISHED, CLOSED) and self.inbox.empty():
-                    self.s.retire(self)
-                    return
-        finally:
-            self._cancel_timer()
-            if get is not None and get.done() and not get.cancelled():
-                self._refuse_closed(*get.result())
-            elif get is not None:
-                get.cancel()
-            while not self.inbox.empty():
-                self._refuse_closed(*self.inbox.get_nowait())
-
-    @staticmethod
-    def _refuse_closed(fn: Callable[[], Awaitable[Any]], future: asyncio.Future[Any]) -> None:
-        if future.done():
-            return
-        if fn is _stop:
-            future.set_result(None)
-        else:
-            future.set_exception(RoomError("room_closed", "this room is closed"))
-
-    async def _execute(self, fn: Callable[[], Awaitable[Any]], future: asyncio.Future[Any]):
-        try:
-            result = await fn()
-        except RoomError as err:
-            if not future.done():
-                future.set_exception(err)
-        except asyncio.CancelledError:
-            self._refuse_closed(fn, future)
-            raise
-        except Exception as err:  # our bug: logged, reported to the caller, room keeps going
-            self.log.exception("room_command_failed")
-            if not future.done():
-                future.set_exception(err)
-        else:
-            if not future.done():
-                future.set_result(result)
-
-    async def _guarded(self, fn: Callable[[], Awaitable[Any]]) -> None:
-        try:
-            await fn()
-        except asyncio.CancelledError:
-            raise
-        except RoomError as err:
-            self.log.warning("timer_action_refused", code=err.code)
-            self._schedule(retry=True)
-        except Exception:
-            self.log.exception("timer_action_failed")
-            self._schedule(retry=True)
+    def on_failure(self) -> None:
+        self._schedule(retry=True)
 
     # -- timers --------------------------------------------------------------------------
 
@@ -177,22 +82,7 @@ class RoomActor:
         self.deadline = clock.now() + wait
         self.deadline_wall = None if room.seats[turn].automatic else clock.wall() + wait
 
-    def _timer_future(self) -> asyncio.Future[None] | None:
-        if self.deadline is None:
-            self._cancel_timer()
-            return None
-        if self._timer is None or self._timer_at != self.deadline:
-            self._cancel_timer()
-            self._timer = self.s.clock.sleep_until(self.deadline)
-            self._timer_at = self.deadline
-        return self._timer
-
-    def _cancel_timer(self) -> None:
-        if self._timer is not None and not self._timer.done():
-            self._timer.cancel()
-        self._timer = self._timer_at = None
-
-    async def _on_deadline(self) -> None:
+    async def on_deadline(self) -> None:
         room = self.room
         turn = room.turn
         if turn is None or room.match is None:

@@ -17,14 +17,13 @@ from typing import Any
 from engine import Action, KlaverjasError, Match, Rules
 from engine.events import Event
 
+from ..errors import Refused
+
 OPEN, PLAYING, FINISHED, CLOSED = "open", "playing", "finished", "closed"
 
 
-class RoomError(Exception):
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
+class RoomError(Refused):
+    """A room command refused by the rules of the room."""
 
 
 @dataclass(slots=True)
