@@ -71,6 +71,19 @@ class Actor:
         self.inbox.put_nowait((fn, future))
         return await future
 
+    def tell(self, fn: Command) -> None:
+        """Queue ``fn`` without waiting for it (actors tell each other, so none waits on
+        another); a failure is logged."""
+        if not self.running:
+            return
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        future.add_done_callback(self._log_told)
+        self.inbox.put_nowait((fn, future))
+
+    def _log_told(self, future: asyncio.Future[Any]) -> None:
+        if not future.cancelled() and future.exception() is not None:
+            self.log.warning("told_command_failed", error=str(future.exception()))
+
     async def stop(self, grace: float = 5.0) -> None:
         """Finish the command in hand, refuse the rest, and end (idempotent)."""
         task = self.task

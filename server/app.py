@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import secrets
 import time
@@ -19,7 +20,7 @@ from websockets.asyncio.server import ServerConnection, serve
 from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
-from engine import Rules
+from engine import Match, Rules, preset
 from engine.errors import NotationError
 
 from . import protocol as p
@@ -34,6 +35,9 @@ from .session import serve_client
 from .store.base import RoomRow, Store, StoreError
 from .table.actor import RoomActor
 from .table.room import FINISHED, OPEN, PLAYING, Room, RoomError
+from .tournament import Tournament, TournamentActor
+from .tournament.schedule import new_tournament
+from .tournament.state import MOVE_SECONDS
 
 HARD_FRAME_LIMIT = 64 * 1024  # beyond this websockets closes with 1009; up to it, an error frame
 
@@ -48,6 +52,8 @@ class Services:
         self.metrics = Metrics()
         self.nicknames: dict[str, str] = {}
         self.actors: dict[str, RoomActor] = {}
+        self.tournaments: dict[str, TournamentActor] = {}
+        self.sessions: dict[str, set[Client]] = {}  # player id -> its open connections
         self.directory = Directory()
         self.identity = Identity(store, self.nicknames, clock.wall)
         self.clock_perf = time.perf_counter
@@ -74,6 +80,17 @@ class Services:
             await self.store.set_room_status(room.id, room.status)
         self.directory.update(actor.summary())
         self._gauges()
+        if room.tournament and room.status == FINISHED and room.match is not None:
+            tournament = self.tournaments.get(room.tournament)
+            winner, totals = room.match.winner, list(room.match.totals)
+            if tournament is not None and winner is not None:
+                tournament.tell(lambda: tournament.table_finished(room.id, winner, totals))
+
+    def tournament_progress(self, room: Room) -> None:
+        tournament = self.tournaments.get(room.tournament or "")
+        if tournament is not None and room.match is not None:
+            totals = list(room.match.totals)
+            tournament.tell(lambda: tournament.table_progress(room.id, totals))
 
     def retire(self, actor: RoomActor) -> None:
         self.actors.pop(actor.room.id, None)
@@ -135,6 +152,78 @@ class Services:
             raise p.ProtocolError("invite_required", "this room is private: use its invite code")
         return actor
 
+    # -- tournaments ---------------------------------------------------------------------
+
+    async def schedule_tournament(
+        self, fmt: str, start_at: float, fill_with_cpu: bool, start_when_full: bool,
+        repeat: str | None,
+    ) -> TournamentActor:  # fmt: skip
+        tid, first = await new_tournament(
+            self.store, fmt, start_at, fill_with_cpu, start_when_full, repeat, self.clock.wall()
+        )
+        return self.launch_tournament(Tournament.from_log(tid, [first]))
+
+    def launch_tournament(self, tournament: Tournament) -> TournamentActor:
+        actor = TournamentActor(tournament, self)
+        self.tournaments[tournament.id] = actor
+        actor.start()
+        self.directory.update_tournament(actor.summary())
+        return actor
+
+    def retire_tournament(self, actor: TournamentActor) -> None:
+        self.tournaments.pop(actor.t.id, None)
+
+    async def ensure_open_quick(self) -> None:
+        """Keep one "start when full" Quick tournament open (an operator setting)."""
+        if not self.settings.quick_when_full:
+            return
+        if not any(
+            a.t.start_when_full and a.t.status == "scheduled" for a in self.tournaments.values()
+        ):
+            await self.schedule_tournament("quick", 0.0, False, True, None)
+
+    async def open_tournament_room(self, tournament: Tournament, index: int) -> str:
+        """A room for table ``index`` of the current round, seated and started."""
+        room_id = new_id("r")
+        seats = tournament.current[index].seats
+        name = f"{tournament.format} round {len(tournament.rounds)} table {index + 1}"
+        first = Room.created_entry(
+            "system", name, preset("tournament"), MOVE_SECONDS, False, None,
+            secrets.randbits(62), tournament=tournament.id, seats=list(seats),
+        )  # fmt: skip
+        await self.store.add_room(RoomRow(room_id, "system", None, OPEN, self.clock.wall()), first)
+        for entrant in seats:
+            if not entrant.startswith("cpu:"):
+                await self.identity.nickname(entrant)
+        actor = self.launch(Room.from_log(room_id, [first]))
+        await actor.call(actor.begin)
+        return room_id
+
+    async def replace_with_cpu(self, room_id: str, player: str) -> None:
+        actor = self.actors.get(room_id)
+        if actor is not None:
+            actor.tell(lambda: actor.replace_with_cpu(player))
+
+    async def finished_room_result(self, room_id: str) -> tuple[int, list[int]] | None:
+        record = await self.store.match(room_id)
+        if record is None:
+            return None
+        match = Match.from_record(record)
+        return (match.winner, list(match.totals)) if match.winner is not None else None
+
+    async def load_tournaments(self) -> int:
+        """Start an actor for every scheduled or running tournament not yet held here."""
+        rows = await self.store.tournaments_with_status("scheduled", "running")
+        fresh = [row for row in rows if row.id not in self.tournaments]
+        for row in fresh:
+            entries = [e.entry for e in await self.store.log(row.id)]
+            tournament = Tournament.from_log(row.id, entries)
+            for player in tournament.registered:
+                await self.identity.nickname(player)
+            actor = self.launch_tournament(tournament)
+            actor.tell(actor.resume)
+        return len(fresh)
+
     async def resume_rooms(self) -> int:
         rows = await self.store.rooms_with_status(OPEN, PLAYING)
         for row in rows:
@@ -162,6 +251,7 @@ class Server:
         self.ws: WsServer | None = None
         self.clients: set[Client] = set()
         self._stopped = False
+        self._poller: asyncio.Task[None] | None = None
 
     @property
     def port(self) -> int:
@@ -171,6 +261,9 @@ class Server:
     async def start(self) -> None:
         await self.services.store.open()
         resumed = await self.services.resume_rooms()
+        await self.services.load_tournaments()
+        await self.services.ensure_open_quick()
+        self._poller = asyncio.create_task(self._poll_tournaments(), name="tournament-poller")
         self.ws = await serve(
             self._handler,
             self.settings.host,
@@ -190,6 +283,12 @@ class Server:
         self._stopped = True
         if self.ws is not None:
             self.ws.close(close_connections=False)  # stop accepting
+        if self._poller is not None:
+            self._poller.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._poller
+        for tournament in list(self.services.tournaments.values()):
+            await tournament.stop()
         for actor in list(self.services.actors.values()):
             await actor.stop()
         for client in list(self.clients):
@@ -198,6 +297,15 @@ class Server:
             await asyncio.wait_for(self.ws.wait_closed(), timeout=5)
         await self.services.store.close()
         log.info("server_stopped")
+
+    async def _poll_tournaments(self) -> None:
+        """Pick up tournaments scheduled from the command line while we run."""
+        while True:
+            await asyncio.sleep(self.settings.tournament_poll)
+            try:
+                await self.services.load_tournaments()
+            except StoreError as err:
+                log.warning("tournament_poll_failed", error=str(err))
 
     async def _handler(self, ws: ServerConnection) -> None:
         client = Client(ws, self.services)

@@ -121,6 +121,32 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_tournament_schedule(args: argparse.Namespace) -> int:
+    import asyncio
+    import time
+
+    from .config import Settings
+    from .store.sqlite import SqliteStore
+    from .tournament.schedule import new_tournament, parse_time
+
+    settings = Settings.from_env(db=args.db)
+
+    async def run() -> str:
+        store = SqliteStore(settings.db)
+        await store.open()
+        try:
+            tid, _ = await new_tournament(
+                store, args.format, parse_time(args.at), args.fill_with_cpu, False, args.repeat,
+                time.time(),
+            )  # fmt: skip
+        finally:
+            await store.close()
+        return tid
+
+    print(asyncio.run(run()))
+    return 0
+
+
 def cmd_protocol_schema(args: argparse.Namespace) -> int:
     from .protocol import json_schema
 
@@ -149,6 +175,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--port", type=int, help="port (KLAVERJAS_PORT, default 8765)")
     p.add_argument("--db", help="SQLite file (KLAVERJAS_DB, default klaverjas.sqlite3)")
     p.set_defaults(func=cmd_serve)
+
+    p = sub.add_parser("tournament", help="tournaments")
+    tsub = p.add_subparsers(dest="action", required=True)
+    t = tsub.add_parser("schedule", help="schedule a tournament (a running server picks it up)")
+    t.add_argument("--format", choices=["classic", "quick"], required=True)
+    t.add_argument("--at", required=True, help="start time, ISO 8601 (no zone: UTC)")
+    t.add_argument("--repeat", choices=["daily", "hourly"])
+    t.add_argument("--fill-with-cpu", action="store_true", help="CPUs fill empty places")
+    t.add_argument("--db", help="SQLite file (KLAVERJAS_DB)")
+    t.set_defaults(func=cmd_tournament_schedule)
 
     p = sub.add_parser("protocol-schema", help="print the JSON Schema of the wire protocol")
     p.set_defaults(func=cmd_protocol_schema)

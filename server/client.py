@@ -68,6 +68,7 @@ class GameClient:
         self.ws = ws
         self.frames: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         self.tables: dict[str, TableState] = {}
+        self.tournaments: dict[str, dict[str, Any]] = {}
         self.player_id = ""
         self.token = ""
         self.errors: list[dict[str, Any]] = []
@@ -88,6 +89,9 @@ class GameClient:
                 if frame["type"] in ("snapshot", "update"):
                     table = self.tables.setdefault(frame["room_id"], TableState(frame["room_id"]))
                     table.absorb(frame)
+                elif frame["type"] in ("tournament", "lobby_tournament"):
+                    tournament = frame["tournament"]
+                    self.tournaments[tournament["id"]] = tournament
                 elif frame["type"] == "error":
                     self.errors.append(frame)
                 await self.frames.put(frame)

@@ -24,6 +24,8 @@ class Settings:
     chat_burst: int = 5
     strikes: int = 20  # refused messages in a row before the connection is closed (1008)
     log_level: str = "info"
+    quick_when_full: bool = True  # keep one "start when full" Quick tournament open
+    tournament_poll: float = 5.0  # seconds between looks for newly scheduled tournaments
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None, **overrides: Any) -> Settings:
@@ -32,7 +34,10 @@ class Settings:
         for f in fields(cls):
             raw = env.get(f"KLAVERJAS_{f.name.upper()}")
             if raw is not None and raw != "":
-                kind = type(getattr(cls(), f.name)) if getattr(cls(), f.name) is not None else str
-                values[f.name] = kind(raw)
+                default = getattr(cls(), f.name)
+                if isinstance(default, bool):
+                    values[f.name] = raw.lower() in ("1", "true", "yes", "on")
+                else:
+                    values[f.name] = (type(default) if default is not None else str)(raw)
         settings = cls(**values)
         return replace(settings, **{k: v for k, v in overrides.items() if v is not None})

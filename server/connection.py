@@ -18,6 +18,7 @@ from websockets.exceptions import ConnectionClosed
 if TYPE_CHECKING:
     from .app import Services
     from .table.actor import RoomActor
+    from .tournament import TournamentActor
 
 CLOSE_POLICY = 1008
 CLOSE_ERROR = 1011
@@ -47,6 +48,7 @@ class Client:
         self.player_id = ""
         self.nickname = ""
         self.rooms: dict[str, RoomActor] = {}
+        self.tournaments: dict[str, TournamentActor] = {}
         self.lobby = False
         self.outbox: asyncio.Queue[str | None] = asyncio.Queue(maxsize=services.settings.outbox)
         self.bucket = TokenBucket(services.settings.rate, services.settings.burst)

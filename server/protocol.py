@@ -135,6 +135,28 @@ class Chat(_Msg):
     text: Annotated[str, Field(min_length=1, max_length=300)]
 
 
+class TournamentRegister(_Msg):
+    type: Literal["tournament_register"]
+    tournament_id: RoomId
+
+
+class TournamentUnregister(_Msg):
+    type: Literal["tournament_unregister"]
+    tournament_id: RoomId
+
+
+class TournamentLeave(_Msg):
+    """Abandon a running tournament for good (before the start: unregister)."""
+
+    type: Literal["tournament_leave"]
+    tournament_id: RoomId
+
+
+class TournamentWatch(_Msg):
+    type: Literal["tournament_watch"]
+    tournament_id: RoomId
+
+
 class GetRecord(_Msg):
     type: Literal["get_record"]
     match_id: RoomId
@@ -142,14 +164,16 @@ class GetRecord(_Msg):
 
 ClientMessage = Annotated[
     Hello | Ping | LobbySubscribe | LobbyUnsubscribe | CreateRoom | TakeSeat | LeaveRoom
-    | AddCpu | RemoveSeat | Ready | Watch | Act | Back | Resume | Chat | GetRecord,
+    | AddCpu | RemoveSeat | Ready | Watch | Act | Back | Resume | Chat | GetRecord
+    | TournamentRegister | TournamentUnregister | TournamentLeave | TournamentWatch,
     Field(discriminator="type"),
 ]  # fmt: skip
 _CLIENT = TypeAdapter(ClientMessage)
 CLIENT_TYPES = frozenset(
     m.model_fields["type"].annotation.__args__[0]  # type: ignore[union-attr]
     for m in (Hello, Ping, LobbySubscribe, LobbyUnsubscribe, CreateRoom, TakeSeat, LeaveRoom,
-              AddCpu, RemoveSeat, Ready, Watch, Act, Back, Resume, Chat, GetRecord)
+              AddCpu, RemoveSeat, Ready, Watch, Act, Back, Resume, Chat, GetRecord,
+              TournamentRegister, TournamentUnregister, TournamentLeave, TournamentWatch)
 )  # fmt: skip
 
 
@@ -207,6 +231,24 @@ class Pong(_Msg):
 class Lobby(_Msg):
     type: Literal["lobby"]
     rooms: list[dict[str, Any]]
+    tournaments: list[dict[str, Any]] = Field(description="Upcoming and running tournaments.")
+
+
+class LobbyTournament(_Msg):
+    type: Literal["lobby_tournament"]
+    tournament: dict[str, Any]
+
+
+class LobbyTournamentGone(_Msg):
+    type: Literal["lobby_tournament_gone"]
+    tournament_id: str
+
+
+class TournamentStatus(_Msg):
+    """A tournament changed: to its registered players, its watchers and who left it."""
+
+    type: Literal["tournament"]
+    tournament: dict[str, Any]
 
 
 class LobbyRoom(_Msg):
@@ -261,7 +303,7 @@ class Record(_Msg):
 
 ServerMessage = Annotated[
     Welcome | ErrorMsg | Pong | Lobby | LobbyRoom | LobbyRoomGone | Snapshot | Update
-    | ChatOut | Record,
+    | ChatOut | Record | LobbyTournament | LobbyTournamentGone | TournamentStatus,
     Field(discriminator="type"),
 ]  # fmt: skip
 

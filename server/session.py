@@ -22,6 +22,7 @@ from .store.base import StoreError
 if TYPE_CHECKING:
     from .app import Services
     from .table.actor import RoomActor
+    from .tournament import TournamentActor
 
 
 async def serve_client(client: Client, s: Services) -> None:
@@ -60,6 +61,9 @@ async def serve_client(client: Client, s: Services) -> None:
     finally:
         for actor in list(client.rooms.values()):
             actor.detach(client)
+        for tournament in list(client.tournaments.values()):
+            tournament.unwatch(client)
+        s.sessions.get(client.player_id, set()).discard(client)
         s.directory.unsubscribe(client)
         await client.finish()
 
@@ -121,11 +125,30 @@ async def handle(client: Client, s: Services, m: Any, started: float) -> None:
                 )
             actor = _member_room(client, m.room_id)
             await actor.call(lambda: actor.chat(client, m.text))
+        case p.TournamentRegister():
+            t = _tournament(s, m.tournament_id)
+            await t.call(lambda: t.register(client))
+        case p.TournamentUnregister():
+            t = _tournament(s, m.tournament_id)
+            await t.call(lambda: t.unregister(client))
+        case p.TournamentLeave():
+            t = _tournament(s, m.tournament_id)
+            await t.call(lambda: t.leave(client))
+        case p.TournamentWatch():
+            t = _tournament(s, m.tournament_id)
+            await t.call(lambda: t.watch(client))
         case p.GetRecord():
             record = await s.store.match(m.match_id)
             if record is None:
                 raise p.ProtocolError("no_such_match", f"no finished match {m.match_id!r}")
             client.send({"type": "record", "match_id": m.match_id, "record": record})
+
+
+def _tournament(s: Services, tournament_id: str) -> TournamentActor:
+    actor = s.tournaments.get(tournament_id)
+    if actor is None:
+        raise p.ProtocolError("no_such_tournament", f"no open tournament {tournament_id!r}")
+    return actor
 
 
 def _member_room(client: Client, room_id: str) -> RoomActor:
@@ -140,6 +163,7 @@ async def hello(client: Client, s: Services, m: p.Hello) -> None:
         raise p.ProtocolError("already_identified", "this connection already said hello")
     player, token = await s.identity.hello(m.nickname, m.token)
     client.player_id, client.nickname = player.id, player.nickname
+    s.sessions.setdefault(player.id, set()).add(client)
     structlog.contextvars.bind_contextvars(player_id=player.id)
     log.info("hello", new=token is not None)
     rooms = [

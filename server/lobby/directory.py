@@ -13,10 +13,15 @@ LISTED = ("open", "playing")
 class Directory:
     def __init__(self) -> None:
         self.rooms: dict[str, dict[str, Any]] = {}
+        self.tournaments: dict[str, dict[str, Any]] = {}
         self.subscribers: set[Client] = set()
 
     def snapshot(self) -> dict[str, Any]:
-        return {"type": "lobby", "rooms": list(self.rooms.values())}
+        return {
+            "type": "lobby",
+            "rooms": list(self.rooms.values()),
+            "tournaments": list(self.tournaments.values()),
+        }
 
     def subscribe(self, client: Client) -> None:
         self.subscribers.add(client)
@@ -30,11 +35,25 @@ class Directory:
     def update(self, summary: dict[str, Any]) -> None:
         """A room changed: list, relist or unlist it, and tell the subscribers."""
         room_id = summary["id"]
-        if not summary["private"] and summary["status"] in LISTED:
+        listed = not summary["private"] and not summary.get("tournament")
+        if listed and summary["status"] in LISTED:
             self.rooms[room_id] = summary
             message: dict[str, Any] = {"type": "lobby_room", "room": summary}
         elif self.rooms.pop(room_id, None) is not None:
             message = {"type": "lobby_room_gone", "room_id": room_id}
+        else:
+            return
+        for client in list(self.subscribers):
+            client.send(message)
+
+    def update_tournament(self, summary: dict[str, Any]) -> None:
+        """Upcoming and running tournaments are listed; the others leave the list."""
+        tid = summary["id"]
+        if summary["status"] in ("scheduled", "running"):
+            self.tournaments[tid] = summary
+            message: dict[str, Any] = {"type": "lobby_tournament", "tournament": summary}
+        elif self.tournaments.pop(tid, None) is not None:
+            message = {"type": "lobby_tournament_gone", "tournament_id": tid}
         else:
             return
         for client in list(self.subscribers):

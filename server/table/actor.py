@@ -12,7 +12,7 @@ from collections import deque
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from engine.events import Event
+from engine.events import DealEnded, Event
 from engine.policies import HeuristicPolicy
 from engine.views import project, view
 
@@ -102,7 +102,7 @@ class RoomActor(Actor):
         await self.s.store_append(self.room.id, version, entry)
         status, turn = self.room.status, self.room.turn
         events = self.room.apply(entry)
-        if entry["t"] in ("act", "start") or self.room.turn != turn or entry["t"] == "away":
+        if entry["t"] in ("act", "start", "away", "seat") or self.room.turn != turn:
             self._schedule()  # a new decision (or a seat became automatic): a new deadline
         changed = status != self.room.status or entry["t"] in ROOM_CHANGES
         step = Step(
@@ -112,6 +112,8 @@ class RoomActor(Actor):
         self.history.append(step)
         for client, seat in list(self.members.items()):
             client.send(self._update(step, seat, current=True))
+        if self.room.tournament and any(isinstance(e, DealEnded) for e in events):
+            self.s.tournament_progress(self.room)
         if entry["t"] == "act":
             self.s.metrics.actions.labels(entry["by"]).inc()
             if started is not None:
@@ -234,6 +236,18 @@ class RoomActor(Actor):
         if seat.away:
             await self.commit({"t": "away", "seat": entry["seat"], "away": False})
         await self.commit(entry, started)
+
+    async def begin(self) -> None:
+        """Start a table whose seats were filled when it was made (tournaments)."""
+        start = self.room.start_entry()
+        if start is not None:
+            await self.commit(start)
+
+    async def replace_with_cpu(self, player: str) -> None:
+        """A CPU takes the seat of a player who left (a tournament); it keeps playing."""
+        seat = self.room.seat_of(player)
+        if seat is not None:
+            await self.commit({"t": "seat", "seat": seat, "player": None, "cpu": True})
 
     async def back(self, client: Client) -> None:
         seat = self.room.seat_of(client.player_id)

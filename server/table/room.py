@@ -54,6 +54,7 @@ class Room:
     private: bool
     invite_code: str | None
     seed: int
+    tournament: str | None = None
     status: str = OPEN
     seats: list[Seat] = field(default_factory=lambda: [Seat() for _ in range(4)])
     match: Match | None = None
@@ -64,13 +65,19 @@ class Room:
     @staticmethod
     def created_entry(
         owner: str, name: str, rules: Rules, move_seconds: int, private: bool,
-        invite_code: str | None, seed: int,
+        invite_code: str | None, seed: int, tournament: str | None = None,
+        seats: list[str] | None = None,
     ) -> dict[str, Any]:  # fmt: skip
-        return {
+        """The first entry; a tournament table names its tournament and its seated entrants
+        (player ids, or ``cpu:...``), who count as ready."""
+        entry = {
             "t": "created", "owner": owner, "name": name, "rules": rules.to_dict(),
             "move_seconds": move_seconds, "private": private, "invite_code": invite_code,
             "seed": seed,
         }  # fmt: skip
+        if tournament is not None:
+            entry["tournament"], entry["seats"] = tournament, seats
+        return entry
 
     @classmethod
     def from_log(cls, room_id: str, entries: list[dict[str, Any]]) -> Room:
@@ -87,8 +94,12 @@ class Room:
             private=first["private"],
             invite_code=first["invite_code"],
             seed=first["seed"],
+            tournament=first.get("tournament"),
             version=1,
         )
+        for index, entrant in enumerate(first.get("seats") or []):
+            cpu = entrant.startswith("cpu:")
+            room.seats[index] = Seat(player=None if cpu else entrant, cpu=cpu, ready=True)
         for entry in entries[1:]:
             room.apply(entry)
         return room
@@ -114,6 +125,7 @@ class Room:
             "name": self.name,
             "owner": self.owner,
             "private": self.private,
+            "tournament": self.tournament,
             "status": self.status,
             "rules": self.rules.to_dict(),
             "move_seconds": self.move_seconds,

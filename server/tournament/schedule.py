@@ -1,0 +1,37 @@
+"""Creating tournaments: from the running server, or from ``klaverjas tournament schedule``."""
+
+from __future__ import annotations
+
+import secrets
+from datetime import datetime
+
+from ..ids import new_id
+from ..store.base import Store, TournamentRow
+from .state import SCHEDULED, Tournament, TournamentError
+
+REPEATS = ("hourly", "daily")
+
+
+async def new_tournament(
+    store: Store, fmt: str, start_at: float, fill_with_cpu: bool, start_when_full: bool,
+    repeat: str | None, now: float,
+) -> tuple[str, dict]:  # fmt: skip
+    """Store a new tournament; its id and first log entry."""
+    if repeat is not None and repeat not in REPEATS:
+        raise TournamentError("bad_repeat", f"repeat must be hourly or daily, not {repeat!r}")
+    first = Tournament.created_entry(
+        fmt, start_at, fill_with_cpu, start_when_full, repeat, secrets.randbits(62)
+    )
+    tid = new_id("t")
+    await store.add_tournament(TournamentRow(tid, fmt, SCHEDULED, start_at, now), first)
+    return tid, first
+
+
+def parse_time(text: str) -> float:
+    """An ISO 8601 time (``2026-12-01T19:00:00+01:00``; no zone means UTC) to epoch seconds."""
+    moment = datetime.fromisoformat(text)
+    if moment.tzinfo is None:
+        from datetime import UTC
+
+        moment = moment.replace(tzinfo=UTC)
+    return moment.timestamp()
