@@ -72,9 +72,8 @@ class Services:
         in between is repaired when the room is resumed from its log.
         """
         room = actor.room
-        finished = room.status == FINISHED and room.match is not None
-        if finished and await self.store.match(room.id) is None:
-            await self.store.save_match(room.id, room.id, room.match.to_record())  # type: ignore[union-attr]
+        if room.status == FINISHED:
+            await self.save_record(room)
         row = await self.store.room(room.id)
         if row is not None and row.status != room.status:
             await self.store.set_room_status(room.id, room.status)
@@ -85,6 +84,11 @@ class Services:
             winner, totals = room.match.winner, list(room.match.totals)
             if tournament is not None and winner is not None:
                 tournament.tell(lambda: tournament.table_finished(room.id, winner, totals))
+
+    async def save_record(self, room: Room) -> None:
+        """Store a finished match's record once (idempotent)."""
+        if room.match is not None and await self.store.match(room.id) is None:
+            await self.store.save_match(room.id, room.id, room.match.to_record())
 
     def tournament_progress(self, room: Room) -> None:
         tournament = self.tournaments.get(room.tournament or "")

@@ -102,6 +102,8 @@ class RoomActor(Actor):
         await self.s.store_append(self.room.id, version, entry)
         status, turn = self.room.status, self.room.turn
         events = self.room.apply(entry)
+        if self.room.status == FINISHED and status != FINISHED:
+            await self.s.save_record(self.room)  # durable before anyone hears the match ended
         if entry["t"] in ("act", "start", "away", "seat") or self.room.turn != turn:
             self._schedule()  # a new decision (or a seat became automatic): a new deadline
         changed = status != self.room.status or entry["t"] in ROOM_CHANGES

@@ -29,11 +29,14 @@ SERVER_TYPES = {
     "update",
     "chat",
     "record",
+    "lobby_tournament",
+    "lobby_tournament_gone",
+    "tournament",
 }
 
 # ``ProtocolError("code", ...)`` / ``RoomError("code", ...)``, also split over lines, and
 # the refusals session.py sends without raising (``_refuse(client, "code", ...)``).
-RAISED = re.compile(r'\b(?:ProtocolError|RoomError)\(\s*"([a-z_]+)"')
+RAISED = re.compile(r'\b(?:ProtocolError|RoomError|TournamentError|Refused)\(\s*"([a-z_]+)"')
 REFUSED = re.compile(r'\b_refuse\(\s*\w+,\s*"([a-z_]+)"')
 ENGINE_CODE = re.compile(r'^\s*code = "([a-z_]+)"', re.MULTILINE)
 CLOSE_CODE = re.compile(r"^CLOSE_\w+ = (\d{4})", re.MULTILINE)

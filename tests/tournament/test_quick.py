@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from engine import Match
@@ -46,3 +48,61 @@ async def test_a_full_quick_tournament(harness: Harness) -> None:
             match = Match.from_record(reply["record"])
             assert max(match.totals) >= 1001 and match.winner == table["winner"]
             assert match.rules.trump_mode == "dealer" and match.rules.variant == "amsterdam"
+
+
+def _partners(tables: list[dict]) -> dict[str, str]:
+    pairs = {}
+    for table in tables:
+        ids = [s["id"] for s in table["seats"]]
+        for a, b in ((0, 2), (1, 3)):
+            pairs[ids[a]], pairs[ids[b]] = ids[b], ids[a]
+    return pairs
+
+
+async def test_a_full_classic_tournament_with_reshuffled_partners(harness: Harness) -> None:
+    services = harness.server.services  # type: ignore[union-attr]
+    actor = await services.schedule_tournament(
+        "classic", harness.clock.wall() + 10, False, False, None
+    )
+    tid = actor.t.id
+    players = await _registered(harness, tid, 16, prefix="c")
+    await harness.advance(11)
+    await Bots(players).play_until(lambda: status(players[0], tid).get("status") == "finished")
+    final = status(players[0], tid)
+    rounds = final["rounds"]
+    assert [len(r) for r in rounds] == [4, 2, 1]
+    for before, after in itertools.pairwise(rounds):
+        through = {e for t in before for e in (s["id"] for s in t["seats"])}
+        seated = [s["id"] for t in after for s in t["seats"]]
+        assert set(seated) <= through and len(seated) == len(set(seated))
+        winners = {t["seats"][t["winner"]]["id"] for t in before} | {
+            t["seats"][t["winner"] + 2]["id"] for t in before
+        }
+        assert set(seated) == winners, "exactly the winning teams advance"
+        old, new = _partners(before), _partners(after)
+        assert all(new[p] != old[p] for p in seated), "partners are reshuffled"
+    assert sorted(p["place"] for p in final["places"]) == [1] * 2 + [2] * 2 + [3] * 4 + [4] * 8
+    assert len({p["entrant"] for p in final["places"]}) == 16
+
+
+def test_a_tie_at_1001_means_another_deal() -> None:
+    """Tournament tables play the tournament preset: equal totals past 1001 play on."""
+    import random
+
+    from engine import preset
+
+    rules = preset("tournament")
+    probe = Match(rules, 5)
+    rng = random.Random(5)
+    while not probe.sheet:
+        legal = probe.legal_actions()
+        probe.apply(probe.turn, legal[int(rng.random() * len(legal))])
+    s0, s1 = probe.sheet[0].result.score
+    match = Match(rules, 5)
+    match.totals = [1001 + s1, 1001 + s0]
+    rng = random.Random(5)
+    while not match.sheet:
+        legal = match.legal_actions()
+        match.apply(match.turn, legal[int(rng.random() * len(legal))])
+    assert match.totals[0] == match.totals[1] >= 1001
+    assert not match.over and match.deal_number == 1

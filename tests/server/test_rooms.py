@@ -1,0 +1,433 @@
+"""Lobby and rooms over real websockets: the live room list, private rooms and invite codes,
+seats and readiness, spectators and chat, match records over websockets and HTTP."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import urllib.error
+import urllib.request
+from typing import Any
+
+import pytest
+
+from engine import Match
+from server.client import GameClient
+from tests.server.conftest import Harness, play_until
+
+pytestmark = pytest.mark.server
+
+_refs = itertools.count()
+
+
+async def drain(client: GameClient, timeout: float = 3.0) -> list[dict[str, Any]]:
+    """Every frame the server had queued for ``client`` before it answers a fresh ping."""
+    ref = f"sync-{next(_refs)}"
+    await client.send({"type": "ping", "ref": ref})
+    frames: list[dict[str, Any]] = []
+    async with asyncio.timeout(timeout):
+        while True:
+            frame = await client.frames.get()
+            if frame["type"] == "pong" and frame.get("ref") == ref:
+                return frames
+            frames.append(frame)
+
+
+async def refused(client: GameClient, message: dict[str, Any], code: str) -> dict[str, Any]:
+    """Send ``message``; the only reply is an error with ``code`` (updates of a match being
+    played by CPUs may come and go meanwhile)."""
+    await drain(client)
+    await client.send(message)
+    frames = [f for f in await drain(client) if f["type"] != "update"]
+    assert [f.get("code", f["type"]) for f in frames] == [code], frames
+    return frames[0]
+
+
+async def create(client: GameClient, **room: Any) -> dict[str, Any]:
+    reply = await client.request({"type": "create_room", **room}, "snapshot")
+    assert reply["type"] == "snapshot", reply
+    return reply
+
+
+async def take(client: GameClient, seat: int, **where: Any) -> dict[str, Any]:
+    reply = await client.request({"type": "take_seat", "seat": seat, **where}, "snapshot")
+    assert reply["type"] == "snapshot", reply
+    return reply
+
+
+def nicknames(room: dict[str, Any]) -> list[str | None]:
+    return [s["nickname"] for s in room["seats"]]
+
+
+def lobby_ids(frames: list[dict[str, Any]]) -> set[str]:
+    ids = set()
+    for f in frames:
+        if f["type"] == "lobby":
+            ids |= {r["id"] for r in f["rooms"]}
+        elif f["type"] == "lobby_room":
+            ids.add(f["room"]["id"])
+        elif f["type"] == "lobby_room_gone":
+            ids.add(f["room_id"])
+    return ids
+
+
+async def http_get(harness: Harness, path: str) -> tuple[int, bytes, str]:
+    assert harness.server is not None
+    url = f"http://127.0.0.1:{harness.server.port}{path}"
+
+    def get() -> tuple[int, bytes, str]:
+        try:
+            with urllib.request.urlopen(url, timeout=5) as response:
+                return response.status, response.read(), response.headers["Content-Type"]
+        except urllib.error.HTTPError as err:
+            return err.code, err.read(), err.headers["Content-Type"]
+
+    return await asyncio.to_thread(get)
+
+
+# -- the lobby -------------------------------------------------------------------------
+
+
+async def test_lobby_lists_public_rooms_live(harness: Harness) -> None:
+    lou = await harness.client("lou")
+    lobby = await lou.request({"type": "lobby_subscribe"}, "lobby")
+    assert lobby["type"] == "lobby" and lobby["rooms"] == []
+    ann, bob = await harness.client("ann"), await harness.client("bob")
+
+    room_id = (await create(ann, name="Open table"))["room_id"]
+    frames = await drain(lou)
+    assert {f["type"] for f in frames} == {"lobby_room"} and lobby_ids(frames) == {room_id}
+    listed = frames[-1]
+    assert listed["room"]["id"] == room_id and listed["room"]["name"] == "Open table"
+    assert listed["room"]["status"] == "open" and not listed["room"]["private"]
+    assert nicknames(listed["room"]) == ["ann", None, None, None]
+
+    await take(bob, 2, room_id=room_id)
+    seated = await lou.next("lobby_room", timeout=3)
+    assert nicknames(seated["room"]) == ["ann", None, "bob", None]
+    await bob.send({"type": "ready", "room_id": room_id})
+    ready = await lou.next("lobby_room", timeout=3)
+    assert [s["ready"] for s in ready["room"]["seats"]] == [False, False, True, False]
+
+    # a newcomer's lobby holds the room as it is now
+    liz = await harness.client("liz")
+    (now,) = (await liz.request({"type": "lobby_subscribe"}, "lobby"))["rooms"]
+    assert now == ready["room"]
+
+    # everyone leaves: the room is closed and unlisted
+    await bob.send({"type": "leave_room", "room_id": room_id})
+    left = await lou.next("lobby_room", timeout=3)
+    assert nicknames(left["room"]) == ["ann", None, None, None]
+    await ann.send({"type": "leave_room", "room_id": room_id})
+    await drain(ann)  # handled: the lobby has been told
+    *emptied, gone = await drain(lou)
+    assert gone == {"type": "lobby_room_gone", "room_id": room_id}
+    assert all(f["type"] == "lobby_room" and nicknames(f["room"]) == [None] * 4 for f in emptied)
+    assert (await liz.request({"type": "lobby_subscribe"}, "lobby"))["rooms"] == []
+
+    # an unsubscribed client hears nothing more
+    await liz.send({"type": "lobby_unsubscribe"})
+    await drain(liz)
+    await create(bob)
+    assert (await lou.next("lobby_room", timeout=3))["room"]["owner"] == bob.player_id
+    assert await drain(liz) == []
+
+
+async def test_finished_room_leaves_the_lobby(harness: Harness) -> None:
+    lou = await harness.client("lou")
+    await lou.request({"type": "lobby_subscribe"}, "lobby")
+    room_id, (solo,) = await harness.table("solo", cpu=[1, 2, 3], rules={"deals": 1})
+    while True:  # the lobby follows the room: open, seats filling, then playing
+        frame = await lou.next(timeout=3)
+        assert frame["type"] == "lobby_room" and frame["room"]["id"] == room_id, frame
+        if frame["room"]["status"] == "playing":
+            break
+    assert nicknames(frame["room"]) == ["solo", "CPU", "CPU", "CPU"]
+    await play_until([solo], room_id, lambda: solo.tables[room_id].over)
+    gone = await lou.next(timeout=3)
+    assert gone == {"type": "lobby_room_gone", "room_id": room_id}
+
+
+async def test_private_rooms_never_appear_in_the_lobby(harness: Harness) -> None:
+    lou = await harness.client("lou")
+    await lou.request({"type": "lobby_subscribe"}, "lobby")
+    room_id, (solo, friend) = await harness.table(
+        "solo", "pal", cpu=[2, 3], private=True, rules={"deals": 1}
+    )
+    await play_until([solo, friend], room_id, lambda: solo.tables[room_id].over)
+    public = (await create(solo))["room_id"]  # one public room, to show lou is listening
+    frames = await drain(lou)
+    assert lobby_ids(frames) == {public}
+    assert room_id not in json.dumps(frames)
+    newcomer = await harness.client("new")
+    rooms = (await newcomer.request({"type": "lobby_subscribe"}, "lobby"))["rooms"]
+    assert [r["id"] for r in rooms] == [public]
+
+
+# -- private rooms ---------------------------------------------------------------------
+
+
+async def test_private_room_is_joined_by_invite_code(harness: Harness) -> None:
+    ann, bob, cas, dee = [await harness.client(n) for n in ("ann", "bob", "cas", "dee")]
+    created = await create(ann, private=True)
+    room_id, code = created["room_id"], created["invite_code"]
+    assert isinstance(code, str) and len(code) >= 10
+    assert created["room"]["private"] is True
+
+    error = await refused(
+        bob, {"type": "take_seat", "room_id": room_id, "seat": 1}, "invite_required"
+    )
+    assert "invite" in error["message"]
+    await refused(bob, {"type": "take_seat", "invite_code": "WRONGCODE1", "seat": 1}, "bad_invite")
+    await refused(bob, {"type": "watch", "room_id": room_id}, "invite_required")
+    await refused(bob, {"type": "resume", "room_id": room_id}, "not_a_member")
+    assert (await drain(ann)) == []  # nothing happened in the room
+
+    joined = await take(bob, 1, invite_code=code)
+    assert joined["room_id"] == room_id and joined["seat"] == 1 and joined["invite_code"] == code
+    # codes are read leniently: case and separators do not matter
+    spaced = f"{code[:5].lower()}-{code[5:].lower()}"
+    assert (await take(cas, 2, invite_code=spaced))["seat"] == 2
+    update = await ann.next("update", kind="seat", seat=2, timeout=3)
+    assert nicknames(update["room"]) == ["ann", "bob", "cas", None]
+
+    # a spectator with the code may watch; it does not get the code back
+    watched = await dee.request({"type": "watch", "invite_code": code}, "snapshot")
+    assert watched["type"] == "snapshot" and watched["seat"] is None
+    assert watched["invite_code"] is None
+
+
+# -- seats -----------------------------------------------------------------------------
+
+
+async def test_seat_rules_before_the_start(harness: Harness) -> None:
+    ann, bob, cas = [await harness.client(n) for n in ("ann", "bob", "cas")]
+    room_id = (await create(ann))["room_id"]
+    where = {"room_id": room_id}
+    await refused(bob, {"type": "take_seat", "seat": 0, **where}, "seat_taken")
+    await take(bob, 1, **where)
+    await refused(bob, {"type": "take_seat", "seat": 2, **where}, "already_seated")
+    await refused(ann, {"type": "take_seat", "seat": 2, **where}, "already_seated")
+
+    # leave before the start frees the seat, and the seat can be taken again
+    await drain(ann)
+    await bob.send({"type": "leave_room", "room_id": room_id})
+    update = await ann.next("update", kind="seat", timeout=3)
+    assert update["seat"] == 1 and nicknames(update["room"]) == ["ann", None, None, None]
+    assert bob.tables[room_id].room["seats"][1]["player_id"] is None
+    await take(cas, 1, **where)
+    # leaving a room you have no seat in does nothing to it
+    await drain(ann)
+    await drain(bob)
+    await bob.send({"type": "leave_room", "room_id": room_id})
+    assert await drain(bob) == [] and await drain(ann) == []
+
+
+async def test_owner_adds_cpus_and_removes_players(harness: Harness) -> None:
+    ann, bob, cas = [await harness.client(n) for n in ("ann", "bob", "cas")]
+    room_id = (await create(ann))["room_id"]
+    await take(bob, 1, room_id=room_id)
+    await take(cas, 2, room_id=room_id)
+
+    # only the owner
+    await refused(bob, {"type": "add_cpu", "room_id": room_id, "seat": 3}, "not_owner")
+    await refused(bob, {"type": "remove_seat", "room_id": room_id, "seat": 2}, "not_owner")
+    await refused(ann, {"type": "add_cpu", "room_id": room_id, "seat": 1}, "seat_taken")
+    await refused(ann, {"type": "remove_seat", "room_id": room_id, "seat": 3}, "seat_empty")
+
+    await drain(ann)
+    await ann.send({"type": "add_cpu", "room_id": room_id, "seat": 3})
+    added = await bob.next("update", kind="seat", seat=3, timeout=3)
+    assert added["room"]["seats"][3]["cpu"] is True and nicknames(added["room"])[3] == "CPU"
+
+    await ann.send({"type": "remove_seat", "room_id": room_id, "seat": 2})
+    removed = await bob.next("update", kind="seat", seat=2, timeout=3)
+    assert removed["room"]["seats"][2] == {
+        "player_id": None, "nickname": None, "cpu": False, "ready": False, "away": False,
+    }  # fmt: skip
+    # the removed player is told: it now watches without a seat
+    told = await cas.next("snapshot", timeout=3)
+    assert told["seat"] is None and told["room"]["seats"][2]["player_id"] is None
+    await refused(cas, {"type": "ready", "room_id": room_id}, "not_seated")
+    # its seat is free for anyone, itself included
+    assert (await take(cas, 2, room_id=room_id))["seat"] == 2
+    # the CPU can be removed too
+    await ann.send({"type": "remove_seat", "room_id": room_id, "seat": 3})
+    back = await bob.next("update", kind="seat", seat=3, timeout=3)
+    assert back["room"]["seats"][3]["cpu"] is False
+
+
+async def test_match_starts_only_when_full_and_ready(harness: Harness) -> None:
+    ann, bob, cas, dee = [await harness.client(n) for n in ("ann", "bob", "cas", "dee")]
+    room_id = (await create(ann))["room_id"]
+    await take(bob, 1, room_id=room_id)
+    await ann.send({"type": "add_cpu", "room_id": room_id, "seat": 3})
+    for player in (ann, bob):
+        await player.send({"type": "ready", "room_id": room_id})
+        await drain(player)
+    frames = await drain(ann)
+    assert not [f for f in frames if f["type"] == "update" and f["kind"] == "start"]
+    assert ann.tables[room_id].room["status"] == "open"
+
+    await take(cas, 2, room_id=room_id)  # four seats filled, cas not ready yet
+    await drain(ann)
+    assert ann.tables[room_id].room["status"] == "open"
+    assert [s["ready"] for s in ann.tables[room_id].room["seats"]] == [True, True, False, True]
+    # un-ready and ready again: still waiting for cas
+    await drain(bob)
+    await bob.send({"type": "ready", "room_id": room_id, "ready": False})
+    await bob.send({"type": "ready", "room_id": room_id})
+    frames = await drain(bob)
+    assert [f["kind"] for f in frames] == ["ready", "ready"]
+    assert frames[-1]["room"]["status"] == "open"
+    await cas.send({"type": "ready", "room_id": room_id})
+    start = await ann.next("update", kind="start", timeout=3)
+    assert start["room"]["status"] == "playing"
+    assert [e["type"] for e in start["events"]] == ["deal_started"]
+
+    # after the start the seats are fixed
+    await refused(dee, {"type": "take_seat", "room_id": room_id, "seat": 2}, "room_started")
+    await refused(bob, {"type": "leave_room", "room_id": room_id}, "match_running")
+    await refused(ann, {"type": "add_cpu", "room_id": room_id, "seat": 1}, "room_started")
+    await refused(ann, {"type": "remove_seat", "room_id": room_id, "seat": 1}, "room_started")
+    await refused(cas, {"type": "ready", "room_id": room_id, "ready": False}, "room_started")
+    assert (await dee.request({"type": "watch", "room_id": room_id}, "snapshot"))["seat"] is None
+
+
+async def test_an_emptied_seat_makes_everyone_confirm_again(harness: Harness) -> None:
+    ann, bob, cas = [await harness.client(n) for n in ("ann", "bob", "cas")]
+    room_id = (await create(ann))["room_id"]
+    await take(bob, 1, room_id=room_id)
+    await ann.send({"type": "add_cpu", "room_id": room_id, "seat": 2})
+    await take(cas, 3, room_id=room_id)
+    for player in (ann, bob):
+        await player.send({"type": "ready", "room_id": room_id})
+        await drain(player)
+    await cas.send({"type": "leave_room", "room_id": room_id})
+    await drain(cas)
+    await drain(bob)
+    assert [s["ready"] for s in bob.tables[room_id].room["seats"]] == [False] * 2 + [True, False]
+    await take(cas, 3, room_id=room_id)
+    await cas.send({"type": "ready", "room_id": room_id})
+    frames = await drain(ann)
+    assert not [f for f in frames if f["type"] == "update" and f["kind"] == "start"]
+
+
+# -- spectators and chat -----------------------------------------------------------------
+
+
+async def test_spectators_watch_and_everyone_chats(harness: Harness) -> None:
+    room_id, players = await harness.table("ann", "bob", "cas", "dee", rules={"deals": 1})
+    sam, eve = await harness.client("sam"), await harness.client("eve")
+    snap = await sam.request({"type": "watch", "room_id": room_id}, "snapshot")
+    assert snap["seat"] is None and snap["view"]["hand"] == [] and snap["view"]["legal"] == []
+    assert snap["view"]["hand_sizes"] == [8, 8, 8, 8] and snap["invite_code"] is None
+    members = [*players, sam]
+    for client in [*members, eve]:
+        await drain(client)
+
+    # the spectator receives updates
+    turn = next(p for p in players if p.tables[room_id].turn == p.tables[room_id].seat)
+    action = turn.tables[room_id].legal[0]
+    await turn.send({"type": "act", "room_id": room_id, "action": action})
+    update = await sam.next("update", timeout=3)
+    assert update["kind"] == "act" and update["events"][0]["seat"] == snap["view"]["turn"]
+    assert "legal" not in update
+
+    # chat from a player and from the spectator reaches every member, with a nickname
+    heard: dict[GameClient, list[dict[str, Any]]] = {c: [] for c in members}
+    await players[1].send({"type": "chat", "room_id": room_id, "text": "good luck"})
+    heard[players[1]] += await drain(players[1])  # handled, so sent to everyone
+    await sam.send({"type": "chat", "room_id": room_id, "text": "enjoy"})
+    heard[sam] += await drain(sam)
+    for client in members:
+        lines = [f for f in heard[client] + await drain(client) if f["type"] == "chat"]
+        assert [(c["nickname"], c["text"]) for c in lines] == [
+            ("bob", "good luck"),
+            ("sam", "enjoy"),
+        ]
+        assert lines[0]["player_id"] == players[1].player_id and lines[0]["room_id"] == room_id
+        assert lines[1]["player_id"] == sam.player_id
+    assert await drain(eve) == []  # not a member: hears nothing
+
+
+async def test_watching_a_private_room_needs_its_code(harness: Harness) -> None:
+    room_id, (ann, _) = await harness.table("ann", "bob", cpu=[2, 3], private=True)
+    resumed = await ann.request({"type": "resume", "room_id": room_id}, "snapshot")
+    code = resumed["invite_code"]  # a seated player may see the code
+    assert isinstance(code, str) and len(code) >= 10
+    sam = await harness.client("sam")
+    await refused(sam, {"type": "watch", "room_id": room_id}, "invite_required")
+    await refused(sam, {"type": "watch", "invite_code": "ABCDEFGHJK"}, "bad_invite")
+    snap = await sam.request({"type": "watch", "invite_code": code}, "snapshot")
+    assert snap["type"] == "snapshot" and snap["room_id"] == room_id and snap["seat"] is None
+    assert snap["view"]["hand"] == [] and snap["invite_code"] is None
+    await ann.send({"type": "chat", "room_id": room_id, "text": "hi sam"})
+    chat = await sam.next("chat", timeout=3)
+    assert chat["nickname"] == "ann" and chat["text"] == "hi sam"
+
+
+# -- records, HTTP and metrics -----------------------------------------------------------
+
+
+async def test_finished_match_record_over_websocket_and_http(harness: Harness) -> None:
+    room_id, (solo,) = await harness.table("solo", cpu=[1, 2, 3], rules={"deals": 2})
+    missing = {"type": "get_record", "match_id": room_id}
+    await refused(solo, missing, "no_such_match")  # not finished yet
+    await play_until([solo], room_id, lambda: solo.tables[room_id].over)
+    final = solo.tables[room_id]
+    async with asyncio.timeout(5):
+        while True:  # a CPU may play the last card: the record can lag match_ended by a hair
+            ended = await solo.request({"type": "get_record", "match_id": room_id}, "record")
+            if ended["type"] == "record":
+                break
+            assert ended["code"] == "no_such_match", ended
+            await asyncio.sleep(0.01)
+    assert ended["match_id"] == room_id
+    record = ended["record"]
+    match = Match.from_record(record)
+    assert match.over and list(match.totals) == final.room["totals"]
+    assert match.winner == final.winner and len(match.sheet) >= 2
+    assert record["rules"]["end"] == "deals" and record["rules"]["end_value"] == 2
+
+    status, body, kind = await http_get(harness, f"/matches/{room_id}")
+    assert status == 200 and kind == "application/json"
+    assert json.loads(body) == record
+    status, _, _ = await http_get(harness, "/matches/r_nosuchmatch")
+    assert status == 404
+    await refused(solo, {"type": "get_record", "match_id": "r_nosuchmatch"}, "no_such_match")
+
+
+async def test_health_and_metrics(harness: Harness) -> None:
+    room_id, (solo,) = await harness.table("solo", cpu=[1, 2, 3], rules={"deals": 1})
+    await play_until(
+        [solo], room_id, lambda: solo.tables[room_id].over, pick=lambda legal: legal[-1]
+    )
+    status, body, _ = await http_get(harness, "/healthz")
+    assert status == 200 and body.strip() == b"ok"
+    status, body, kind = await http_get(harness, "/metrics")
+    assert status == 200 and kind.startswith("text/plain")
+    text = body.decode()
+    for name in (
+        "klaverjas_connections",
+        "klaverjas_rooms",
+        "klaverjas_tables",
+        "klaverjas_actions",
+        "klaverjas_action_latency_seconds",
+    ):
+        assert f"\n{name}" in text, name
+    values = {
+        line.split(" ")[0]: float(line.split(" ")[1])
+        for line in text.splitlines()
+        if line and not line.startswith("#")
+    }
+    assert values["klaverjas_connections"] >= 1
+    assert values['klaverjas_actions_total{by="cpu"}'] > 0
+    assert values['klaverjas_actions_total{by="player"}'] > 0
+    assert (
+        values["klaverjas_action_latency_seconds_count"]
+        == values['klaverjas_actions_total{by="player"}']
+    )
+    status, _, _ = await http_get(harness, "/nowhere")
+    assert status == 404
