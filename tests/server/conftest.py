@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -81,9 +82,10 @@ class Harness:
         return room_id, players
 
 
-@pytest.fixture
-async def harness(tmp_path: Path) -> AsyncIterator[Harness]:
-    h = Harness(tmp_path / "klaverjas.sqlite3", ManualClock(), {})
+@contextlib.asynccontextmanager
+async def running_harness(db: Path, **overrides: Any) -> AsyncIterator[Harness]:
+    """A started server on ``db`` with these Settings overrides; stopped afterwards."""
+    h = Harness(db, ManualClock(), overrides)
     await h.start()
     try:
         yield h
@@ -91,6 +93,12 @@ async def harness(tmp_path: Path) -> AsyncIterator[Harness]:
         for client in h.clients:
             await client.close()
         await h.stop()
+
+
+@pytest.fixture
+async def harness(tmp_path: Path) -> AsyncIterator[Harness]:
+    async with running_harness(tmp_path / "klaverjas.sqlite3") as h:
+        yield h
 
 
 async def play_until(

@@ -4,10 +4,10 @@ nothing changes at the table, and the connection stays open (except where it mus
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import itertools
 import json
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -15,9 +15,8 @@ from typing import Any
 import pytest
 
 from server.client import GameClient
-from server.clock import ManualClock
 from server.protocol import MAX_FRAME
-from tests.server.conftest import Harness, play_until
+from tests.server.conftest import Harness, play_until, running_harness
 
 pytestmark = pytest.mark.server
 
@@ -132,16 +131,8 @@ async def table(harness: Harness) -> Table:
     return await make_table(harness)
 
 
-@contextlib.asynccontextmanager
-async def custom_harness(tmp_path: Path, **overrides: Any) -> AsyncIterator[Harness]:
-    h = Harness(tmp_path / "custom.sqlite3", ManualClock(), overrides)
-    await h.start()
-    try:
-        yield h
-    finally:
-        for client in h.clients:
-            await client.close()
-        await h.stop()
+def custom_harness(tmp_path: Path, **overrides: Any) -> AbstractAsyncContextManager[Harness]:
+    return running_harness(tmp_path / "custom.sqlite3", **overrides)
 
 
 def raw(client: GameClient, frame: str | bytes) -> Callable[[], Awaitable[None]]:

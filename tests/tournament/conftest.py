@@ -10,8 +10,7 @@ from typing import Any
 import pytest
 
 from server.client import GameClient, TableState
-from server.clock import ManualClock
-from tests.server.conftest import Harness
+from tests.server.conftest import Harness, running_harness
 
 # Bots act far faster than people: lift the per-connection rate limit for them.
 BOT_SETTINGS: dict[str, Any] = {"quick_when_full": False, "rate": 10_000.0, "burst": 10_000}
@@ -19,14 +18,8 @@ BOT_SETTINGS: dict[str, Any] = {"quick_when_full": False, "rate": 10_000.0, "bur
 
 @pytest.fixture
 async def harness(tmp_path: Path) -> AsyncIterator[Harness]:
-    h = Harness(tmp_path / "klaverjas.sqlite3", ManualClock(), BOT_SETTINGS)
-    await h.start()
-    try:
+    async with running_harness(tmp_path / "klaverjas.sqlite3", **BOT_SETTINGS) as h:
         yield h
-    finally:
-        for client in h.clients:
-            await client.close()
-        await h.stop()
 
 
 class Bots:
