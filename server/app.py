@@ -36,7 +36,7 @@ from .store.base import RoomRow, Store, StoreError
 from .table.actor import RoomActor
 from .table.room import FINISHED, OPEN, PLAYING, Room, RoomError
 from .tournament import Tournament, TournamentActor
-from .tournament.schedule import new_tournament
+from .tournament.schedule import new_tournament, next_id
 from .tournament.state import MOVE_SECONDS
 
 HARD_FRAME_LIMIT = 64 * 1024  # beyond this websockets closes with 1009; up to it, an error frame
@@ -166,6 +166,18 @@ class Services:
             self.store, fmt, start_at, fill_with_cpu, start_when_full, repeat, self.clock.wall()
         )
         return self.launch_tournament(Tournament.from_log(tid, [first]))
+
+    async def schedule_next(self, t: Tournament, start_at: float) -> None:
+        """The next of a repeating series, once: its id follows from the previous one, so a
+        restart between a start and this call still schedules it, and never twice."""
+        tid = next_id(t.id)
+        if tid in self.tournaments or await self.store.tournament(tid) is not None:
+            return
+        _, first = await new_tournament(
+            self.store, t.format, start_at, t.fill_with_cpu, False, t.repeat,
+            self.clock.wall(), tid=tid,
+        )  # fmt: skip
+        self.launch_tournament(Tournament.from_log(tid, [first]))
 
     def launch_tournament(self, tournament: Tournament) -> TournamentActor:
         actor = TournamentActor(tournament, self)

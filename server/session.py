@@ -18,6 +18,7 @@ from .connection import CLOSE_ERROR, CLOSE_POLICY, Client
 from .errors import Refused
 from .logs import log
 from .store.base import StoreError
+from .tournament.state import TournamentError
 
 if TYPE_CHECKING:
     from .app import Services
@@ -126,16 +127,16 @@ async def handle(client: Client, s: Services, m: Any, started: float) -> None:
             actor = _member_room(client, m.room_id)
             await actor.call(lambda: actor.chat(client, m.text))
         case p.TournamentRegister():
-            t = _tournament(s, m.tournament_id)
+            t = await _tournament(s, m.tournament_id)
             await t.call(lambda: t.register(client))
         case p.TournamentUnregister():
-            t = _tournament(s, m.tournament_id)
+            t = await _tournament(s, m.tournament_id)
             await t.call(lambda: t.unregister(client))
         case p.TournamentLeave():
-            t = _tournament(s, m.tournament_id)
+            t = await _tournament(s, m.tournament_id)
             await t.call(lambda: t.leave(client))
         case p.TournamentWatch():
-            t = _tournament(s, m.tournament_id)
+            t = await _tournament(s, m.tournament_id)
             await t.call(lambda: t.watch(client))
         case p.GetRecord():
             record = await s.store.match(m.match_id)
@@ -144,11 +145,14 @@ async def handle(client: Client, s: Services, m: Any, started: float) -> None:
             client.send({"type": "record", "match_id": m.match_id, "record": record})
 
 
-def _tournament(s: Services, tournament_id: str) -> TournamentActor:
+async def _tournament(s: Services, tournament_id: str) -> TournamentActor:
     actor = s.tournaments.get(tournament_id)
-    if actor is None:
-        raise p.ProtocolError("no_such_tournament", f"no open tournament {tournament_id!r}")
-    return actor
+    if actor is not None:
+        return actor
+    row = await s.store.tournament(tournament_id)
+    if row is not None:  # it ended: its actor has retired
+        raise TournamentError("registration_closed", f"the tournament is {row.status}")
+    raise p.ProtocolError("no_such_tournament", f"no tournament {tournament_id!r}")
 
 
 def _member_room(client: Client, room_id: str) -> RoomActor:

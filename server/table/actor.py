@@ -223,8 +223,13 @@ class RoomActor(Actor):
     async def remove(self, client: Client, seat: int) -> None:
         removed = self.room.seats[seat].player
         await self.commit(self.room.check_remove(client.player_id, seat))
+        if removed is not None:
+            self._unseat(removed, seat)
+
+    def _unseat(self, player: str, seat: int) -> None:
+        """``player`` lost ``seat``: its connections go on as spectators, seeing no hand."""
         for member, member_seat in list(self.members.items()):
-            if member.player_id == removed and member_seat == seat:
+            if member.player_id == player and member_seat == seat:
                 self.members[member] = None
                 member.send(self.snapshot(None, member.player_id))
 
@@ -250,6 +255,7 @@ class RoomActor(Actor):
         seat = self.room.seat_of(player)
         if seat is not None:
             await self.commit({"t": "seat", "seat": seat, "player": None, "cpu": True})
+            self._unseat(player, seat)
 
     async def back(self, client: Client) -> None:
         seat = self.room.seat_of(client.player_id)

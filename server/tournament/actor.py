@@ -87,10 +87,8 @@ class TournamentActor(Actor):
         start = t.start_entry(self.clock.wall())
         if start is not None:
             await self.commit(start)
-            if t.repeat and start["t"] in ("round", "cancelled"):
-                await self.s.schedule_tournament(
-                    t.format, t.start_at + PERIODS[t.repeat], t.fill_with_cpu, False, t.repeat
-                )
+        if t.repeat and t.status != SCHEDULED:
+            await self.s.schedule_next(t, t.start_at + PERIODS[t.repeat])
         while t.status == RUNNING:
             for index, table in enumerate(t.current):
                 if table.room_id is None:

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
 import secrets
-from datetime import datetime
+from datetime import UTC, datetime
 
 from ..ids import new_id
 from ..store.base import Store, TournamentRow
@@ -14,7 +15,7 @@ REPEATS = ("hourly", "daily")
 
 async def new_tournament(
     store: Store, fmt: str, start_at: float, fill_with_cpu: bool, start_when_full: bool,
-    repeat: str | None, now: float,
+    repeat: str | None, now: float, tid: str | None = None,
 ) -> tuple[str, dict]:  # fmt: skip
     """Store a new tournament; its id and first log entry."""
     if repeat is not None and repeat not in REPEATS:
@@ -22,16 +23,19 @@ async def new_tournament(
     first = Tournament.created_entry(
         fmt, start_at, fill_with_cpu, start_when_full, repeat, secrets.randbits(62)
     )
-    tid = new_id("t")
+    tid = tid or new_id("t")
     await store.add_tournament(TournamentRow(tid, fmt, SCHEDULED, start_at, now), first)
     return tid, first
+
+
+def next_id(tournament_id: str) -> str:
+    """The id of the tournament that follows ``tournament_id`` in a repeating series."""
+    return "t_" + hashlib.sha256(tournament_id.encode()).hexdigest()[:16]
 
 
 def parse_time(text: str) -> float:
     """An ISO 8601 time (``2026-12-01T19:00:00+01:00``; no zone means UTC) to epoch seconds."""
     moment = datetime.fromisoformat(text)
     if moment.tzinfo is None:
-        from datetime import UTC
-
         moment = moment.replace(tzinfo=UTC)
     return moment.timestamp()

@@ -1,0 +1,574 @@
+"""A tournament's life beyond the happy path: abandonment, disconnects, restarts, too few
+players, starting when full, refused commands, repeats and the command line.
+
+Real websocket clients against a real server on an injected clock; the only real waiting is
+short polling for frames to arrive.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engine import Match
+from server.app import Services
+from server.client import GameClient
+from server.clock import ManualClock
+from server.tournament.schedule import parse_time
+from tests.server.conftest import Harness
+from tests.tournament.conftest import BOT_SETTINGS, Bots, status
+
+pytestmark = pytest.mark.tournament
+
+ROOT = Path(__file__).resolve().parents[2]
+_refs = itertools.count()
+
+
+# -- helpers -------------------------------------------------------------------------------
+
+
+def services(harness: Harness) -> Services:
+    assert harness.server is not None
+    return harness.server.services
+
+
+async def wait_for(condition: Callable[[], bool], timeout: float = 10.0) -> None:
+    """Poll ``condition`` (frames arrive on their own tasks) until it holds."""
+    async with asyncio.timeout(timeout):
+        while not condition():
+            await asyncio.sleep(0.005)
+
+
+async def refusal(client: GameClient, message: dict[str, Any]) -> str:
+    """Send ``message`` and return the code of the error frame that answers it."""
+    ref = f"x{next(_refs)}"
+    await client.send({**message, "ref": ref})
+    frame = await client.next("error", ref=ref, timeout=5)
+    return frame["code"]
+
+
+def drain(client: GameClient) -> None:
+    while not client.frames.empty():
+        client.frames.get_nowait()
+
+
+async def watched(client: GameClient, tid: str) -> dict[str, Any]:
+    """The tournament's status as a watcher is told it now."""
+    drain(client)
+    reply = await client.request({"type": "tournament_watch", "tournament_id": tid}, "tournament")
+    assert reply["type"] == "tournament", reply
+    return reply["tournament"]
+
+
+async def log_length(harness: Harness, tid: str) -> int:
+    return len(await services(harness).store.log(tid))
+
+
+async def register(players: list[GameClient], tid: str) -> None:
+    for player in players:
+        ref = f"x{next(_refs)}"
+        await player.send({"type": "tournament_register", "tournament_id": tid, "ref": ref})
+        await wait_for(
+            lambda p=player: any(
+                e["id"] == p.player_id for e in status(p, tid).get("registered", [])
+            )
+        )
+        assert not [e for e in player.errors if e.get("ref") == ref], player.errors
+
+
+async def quick(
+    harness: Harness, humans: int, fill: bool = False, prefix: str = "p", **kw: Any
+) -> tuple[str, float, list[GameClient]]:
+    """A Quick tournament starting in a minute with ``humans`` registered players."""
+    start = harness.clock.wall() + 60
+    actor = await services(harness).schedule_tournament(
+        "quick", start, fill, False, kw.get("repeat")
+    )
+    players = [await harness.client(f"{prefix}{i}") for i in range(humans)]
+    await register(players, actor.t.id)
+    return actor.t.id, start, players
+
+
+def rooms_open(player: GameClient, tid: str, round_number: int = 1) -> bool:
+    rounds = status(player, tid).get("rounds", [])
+    return len(rounds) >= round_number and all(t["room_id"] for t in rounds[round_number - 1])
+
+
+async def started(harness: Harness, tid: str, players: list[GameClient]) -> list[dict]:
+    """Past the start: round 1 seated and every table in a room; round 1's tables."""
+    await harness.advance(61)
+    await wait_for(lambda: all(rooms_open(p, tid) for p in players))
+    return status(players[0], tid)["rounds"][0]
+
+
+def seat_of(tables: list[dict], entrant: str) -> tuple[str, int]:
+    """The room and seat of ``entrant`` among ``tables``."""
+    for table in tables:
+        for index, seat in enumerate(table["seats"]):
+            if seat["id"] == entrant:
+                return table["room_id"], index
+    raise AssertionError(f"{entrant} is not seated")
+
+
+def at_table(players: list[GameClient], tables: list[dict], room_id: str) -> list[GameClient]:
+    table = next(t for t in tables if t["room_id"] == room_id)
+    ids = [s["id"] for s in table["seats"]]
+    return [p for p in players if p.player_id in ids]
+
+
+def finished(player: GameClient, tid: str) -> Callable[[], bool]:
+    return lambda: status(player, tid).get("status") == "finished"
+
+
+def check_places(final: dict[str, Any]) -> list[dict[str, Any]]:
+    places = final["places"]
+    assert len(final["rounds"]) == 2 and [len(r) for r in final["rounds"]] == [2, 1]
+    assert sorted(p["place"] for p in places) == [1, 1, 2, 2, 3, 3, 3, 3]
+    for entry in places:
+        if entry["entrant"].startswith("cpu:"):
+            assert entry.get("prize") is None, entry  # a CPU takes no prize
+    return places
+
+
+async def record_of(client: GameClient, room_id: str) -> Match:
+    drain(client)
+    reply = await client.request({"type": "get_record", "match_id": room_id}, "record")
+    assert reply["type"] == "record", reply
+    return Match.from_record(reply["record"])
+
+
+def room_updates(client: GameClient, room_id: str, since: int = 0, **match: Any) -> list[dict]:
+    return [
+        f
+        for f in client.seen[since:]
+        if f["type"] == "update"
+        and f["room_id"] == room_id
+        and all(f.get(k) == v for k, v in match.items())
+    ]
+
+
+# -- 1. abandonment and the refused rejoin ---------------------------------------------------
+
+
+async def test_a_player_who_leaves_is_replaced_by_a_cpu_and_cannot_rejoin(
+    harness: Harness,
+) -> None:
+    tid, _, players = await quick(harness, 8)
+    tables = await started(harness, tid, players)
+    leaver = players[3]
+    room_id, seat = seat_of(tables, leaver.player_id)
+    mates = [p for p in at_table(players, tables, room_id) if p is not leaver]
+    for mate in mates:
+        mate.keep = True
+    bots = Bots(players)
+    actor = services(harness).actors[room_id]
+    await bots.play_until(lambda: actor.room.version >= 15)
+
+    await leaver.send({"type": "tournament_leave", "tournament_id": tid})
+    await wait_for(
+        lambda: any(s["cpu"] for t in status(leaver, tid)["rounds"][0] for s in t["seats"])
+    )
+    now = status(leaver, tid)["rounds"][0]
+    cpu = next(t["seats"][seat]["id"] for t in now if t["room_id"] == room_id)
+    assert cpu.startswith("cpu:"), now
+    assert all(s["id"] != leaver.player_id for t in now for s in t["seats"])
+    # the room's seat became a CPU, seen by the others at the table
+    for mate in mates:
+        await wait_for(lambda m=mate: m.tables[room_id].room["seats"][seat]["cpu"])
+        assert room_updates(mate, room_id, kind="seat", seat=seat)
+    assert actor.room.seats[seat].cpu and actor.room.seats[seat].player is None
+    mark = len(mates[0].seen)
+
+    # a rejoin is refused, and changes nothing
+    before = await log_length(harness, tid)
+    code = await refusal(leaver, {"type": "tournament_register", "tournament_id": tid})
+    assert code == "abandoned"
+    assert await log_length(harness, tid) == before
+
+    # the others play on (the leaver no longer acts); the CPU plays the seat
+    bots = Bots([p for p in players if p is not leaver])
+    await bots.play_until(finished(players[0], tid))
+    assert room_updates(mates[0], room_id, mark, kind="act", seat=seat, by="cpu")
+    final = status(players[0], tid)
+    places = check_places(final)
+    assert all(p["entrant"] != leaver.player_id for p in places)
+    stood_in = [p for p in places if p.get("left") == leaver.player_id]
+    assert [p["entrant"] for p in stood_in] == [cpu]
+    assert all(p.get("prize") is None for p in stood_in), stood_in
+    table = next(t for t in final["rounds"][0] if t["room_id"] == room_id)
+    won = cpu in [table["seats"][table["winner"]]["id"], table["seats"][table["winner"] + 2]["id"]]
+    final_seats = [s["id"] for s in final["rounds"][1][0]["seats"]]
+    assert (cpu in final_seats) == won
+    if not won:
+        assert stood_in[0]["eliminated_in"] == 1
+    # the leaver is still told how it ended
+    assert status(leaver, tid)["status"] == "finished"
+
+
+async def test_a_player_who_left_no_longer_sees_the_cpus_hand(harness: Harness) -> None:
+    tid, _, players = await quick(harness, 8)
+    tables = await started(harness, tid, players)
+    leaver = players[5]
+    room_id, seat = seat_of(tables, leaver.player_id)
+    mate = next(p for p in at_table(players, tables, room_id) if p is not leaver)
+    mate.keep = True
+    actor = services(harness).actors[room_id]
+    await Bots(players).play_until(lambda: actor.room.version >= 10)
+    leaver.keep = True
+    await leaver.send({"type": "tournament_leave", "tournament_id": tid})
+    await wait_for(lambda: actor.room.seats[seat].cpu)
+    await wait_for(lambda: bool(room_updates(leaver, room_id, kind="seat", seat=seat)))
+    mark = len(leaver.seen)
+    seen = len(mate.seen)
+    others = Bots([p for p in players if p is not leaver])
+    # play on until the next deal has been dealt at the leaver's old table
+    await others.play_until(
+        lambda: any(
+            e["type"] == "deal_started"
+            for f in room_updates(mate, room_id, seen)
+            for e in f["events"]
+        )
+    )
+    await asyncio.sleep(0.05)
+    leaked = [
+        f
+        for f in room_updates(leaver, room_id, mark)
+        if f.get("legal") or any(e["type"] == "deal_started" and e["hand"] for e in f["events"])
+    ]
+    assert not leaked, f"the leaver still gets seat {seat}'s private view: {leaked[:1]}"
+
+
+# -- 2. a disconnect and return ---------------------------------------------------------------
+
+
+async def test_a_player_who_drops_is_timed_out_then_returns_and_plays_on(
+    harness: Harness,
+) -> None:
+    tid, _, players = await quick(harness, 8)
+    tables = await started(harness, tid, players)
+    victim = players[2]
+    room_id, seat = seat_of(tables, victim.player_id)
+    mates = [p for p in at_table(players, tables, room_id) if p is not victim]
+    for mate in mates:
+        mate.keep = True
+    s = services(harness)
+    room = s.actors[room_id].room
+    await Bots(players).play_until(lambda: room.version >= 10)
+    await victim.close()
+    await wait_for(lambda: not s.sessions.get(victim.player_id))
+
+    # the others play until the table waits for the missing player
+    others = [p for p in players if p is not victim]
+    await Bots(others).play_until(
+        lambda: room.turn == seat and all(m.tables[room_id].version == room.version for m in mates)
+    )
+    version = room.version
+    await harness.advance(29)
+    assert room.version == version  # not yet
+    await harness.advance(2)
+    for mate in mates:
+        await wait_for(lambda m=mate: bool(room_updates(m, room_id, kind="act", by="timeout")))
+        (timed_out,) = room_updates(mate, room_id, kind="act", by="timeout")
+        assert timed_out["seat"] == seat and timed_out["version"] == version + 1
+
+    # back with its token: the room is listed, resumed, and it plays on
+    back = await GameClient.connect(harness.url)
+    harness.clients.append(back)
+    welcome = await back.hello(token=victim.token)
+    assert welcome["type"] == "welcome" and welcome["player_id"] == victim.player_id
+    assert {"room_id": room_id, "seat": seat, "status": "playing"} in welcome["rooms"]
+    snapshot = await back.request({"type": "resume", "room_id": room_id, "version": 0}, "snapshot")
+    assert snapshot["type"] == "snapshot" and snapshot["seat"] == seat, snapshot
+    mark = len(mates[0].seen)
+    players = [back if p is victim else p for p in players]
+    await Bots(players).play_until(finished(players[0], tid))
+    assert room_updates(mates[0], room_id, mark, kind="act", seat=seat, by="player")
+    final = status(players[0], tid)
+    places = check_places(final)
+    entrants = {p["entrant"] for p in places}
+    assert victim.player_id in entrants
+    assert not any(e.startswith("cpu:") for e in entrants)
+    assert not any("left" in p for p in places)
+    # the returning connection was told the result as a registered player
+    assert status(back, tid).get("status") == "finished"
+
+
+# -- 3. a restart in the middle of a round ----------------------------------------------------
+
+
+async def test_a_restart_in_the_middle_of_a_round_loses_no_table(harness: Harness) -> None:
+    tid, _, players = await quick(harness, 8)
+    tables = await started(harness, tid, players)
+    round1 = [t["room_id"] for t in tables]
+    s = services(harness)
+    rooms = [s.actors[r].room for r in round1]
+    await Bots(players).play_until(lambda: all(r.version >= 25 for r in rooms))
+    versions = {r.id: r.version for r in rooms}
+    tokens = [p.token for p in players]
+
+    await harness.restart()
+    s = services(harness)
+    assert tid in s.tournaments and set(round1) <= set(s.actors)
+    back: list[GameClient] = []
+    for token in tokens:
+        client = await GameClient.connect(harness.url)
+        harness.clients.append(client)
+        welcome = await client.hello(token=token)
+        assert welcome["type"] == "welcome", welcome
+        assert [r["room_id"] for r in welcome["rooms"]] in ([r] for r in round1), welcome
+        watched_status = await watched(client, tid)
+        assert watched_status["status"] == "running"
+        assert [t["room_id"] for t in watched_status["rounds"][0]] == round1
+        for room in welcome["rooms"]:
+            snapshot = await client.request(
+                {"type": "resume", "room_id": room["room_id"], "version": 0}, "snapshot"
+            )
+            assert snapshot["type"] == "snapshot", snapshot
+            assert snapshot["seat"] == room["seat"]
+            assert snapshot["version"] >= versions[room["room_id"]]
+        back.append(client)
+
+    await Bots(back).play_until(finished(back[0], tid))
+    final = status(back[0], tid)
+    check_places(final)
+    assert [t["room_id"] for t in final["rounds"][0]] == round1
+    assert sorted(e["entrant"] for e in final["places"]) == sorted(p.player_id for p in players)
+    for tables_of_round in final["rounds"]:
+        for table in tables_of_round:
+            match = await record_of(back[0], table["room_id"])
+            assert match.winner is not None and match.winner == table["winner"]
+            assert max(match.totals) >= 1001 and list(match.totals) == table["totals"]
+
+
+# -- 4. too few registrants -----------------------------------------------------------------
+
+
+async def test_too_few_players_are_filled_with_cpus(harness: Harness) -> None:
+    tid, _, players = await quick(harness, 3, fill=True)
+    tables = await started(harness, tid, players)
+    entrants = [s for t in tables for s in t["seats"]]
+    cpus = [s for s in entrants if s["cpu"]]
+    assert len(entrants) == 8 and len(cpus) == 5
+    assert all(s["id"].startswith("cpu:") and s["nickname"] == "CPU" for s in cpus)
+    assert {s["id"] for s in entrants if not s["cpu"]} == {p.player_id for p in players}
+    await Bots(players).play_until(finished(players[0], tid))
+    final = status(players[0], tid)
+    places = check_places(final)
+    assert len({p["entrant"] for p in places}) == 8
+    assert not any("left" in p for p in places)
+
+
+async def test_too_few_players_without_fill_cancel_the_tournament(harness: Harness) -> None:
+    tid, _, players = await quick(harness, 3)
+    for player in players:
+        player.keep = True
+    await harness.advance(61)
+    for player in players:
+        await wait_for(lambda p=player: status(p, tid).get("status") == "cancelled")
+        frames = [f for f in player.seen if f["type"] == "tournament"]
+        assert frames[-1]["tournament"]["status"] == "cancelled"
+        assert "3 of 8" in (frames[-1]["tournament"]["reason"] or "")
+        assert frames[-1]["tournament"]["rounds"] == []
+    assert not services(harness).actors  # no room was opened
+    late = await harness.client("late")
+    before = await log_length(harness, tid)
+    code = await refusal(late, {"type": "tournament_register", "tournament_id": tid})
+    assert code == "registration_closed"
+    assert await log_length(harness, tid) == before
+
+
+# -- 5. start when full ----------------------------------------------------------------------
+
+
+async def test_a_start_when_full_tournament_starts_with_the_eighth_player(
+    harness: Harness,
+) -> None:
+    actor = await services(harness).schedule_tournament("quick", 0.0, False, True, None)
+    tid = actor.t.id
+    now, wall = harness.clock.now(), harness.clock.wall()
+    players = [await harness.client(f"w{i}") for i in range(8)]
+    await register(players[:7], tid)
+    await asyncio.sleep(0.05)
+    assert status(players[0], tid)["status"] == "scheduled" and actor.t.status == "scheduled"
+    assert status(players[0], tid)["start_at"] is None and actor.deadline is None
+    await register(players[7:], tid)
+    await wait_for(lambda: all(rooms_open(p, tid) for p in players))
+    assert harness.clock.now() == now and harness.clock.wall() == wall
+    running = status(players[7], tid)
+    assert running["status"] == "running" and len(running["rounds"]) == 1
+    seated = {s["id"] for t in running["rounds"][0] for s in t["seats"]}
+    assert seated == {p.player_id for p in players}
+    for table in running["rounds"][0]:
+        assert services(harness).actors[table["room_id"]].room.status == "playing"
+
+
+# -- 6. bad input: a typed error to that client, and nothing changes --------------------------
+
+
+async def test_registering_twice_is_refused(harness: Harness) -> None:
+    tid, _, players = await quick(harness, 2)
+    watcher = await harness.client("watcher")
+    before = (await watched(watcher, tid))["version"], await log_length(harness, tid)
+    code = await refusal(players[0], {"type": "tournament_register", "tournament_id": tid})
+    assert code == "already_registered"
+    assert ((await watched(watcher, tid))["version"], await log_length(harness, tid)) == before
+    assert len(services(harness).tournaments[tid].t.registered) == 2
+
+
+async def test_registering_when_full_or_started_is_refused(harness: Harness) -> None:
+    tid, _, players = await quick(harness, 8)
+    ninth = await harness.client("ninth")
+    watcher = await harness.client("watcher")
+    before = (await watched(watcher, tid))["version"], await log_length(harness, tid)
+    code = await refusal(ninth, {"type": "tournament_register", "tournament_id": tid})
+    assert code == "tournament_full"
+    assert ((await watched(watcher, tid))["version"], await log_length(harness, tid)) == before
+
+    await harness.advance(61)
+    await wait_for(lambda: rooms_open(watcher, tid))
+    await asyncio.sleep(0.05)
+    before = (await watched(watcher, tid))["version"], await log_length(harness, tid)
+    code = await refusal(ninth, {"type": "tournament_register", "tournament_id": tid})
+    assert code == "registration_closed"
+    code = await refusal(ninth, {"type": "tournament_unregister", "tournament_id": tid})
+    assert code == "not_registered"
+    code = await refusal(players[0], {"type": "tournament_unregister", "tournament_id": tid})
+    assert code == "registration_closed"
+    assert ((await watched(watcher, tid))["version"], await log_length(harness, tid)) == before
+    assert ninth.player_id not in services(harness).tournaments[tid].t.registered
+
+
+async def test_registering_for_a_cancelled_tournament_is_refused(harness: Harness) -> None:
+    tid, _, players = await quick(harness, 1)
+    await harness.advance(61)
+    await wait_for(lambda: status(players[0], tid).get("status") == "cancelled")
+    other = await harness.client("other")
+    before = await log_length(harness, tid)
+    code = await refusal(other, {"type": "tournament_register", "tournament_id": tid})
+    assert code == "registration_closed"
+    assert await log_length(harness, tid) == before
+    row = await services(harness).store.tournament(tid)
+    assert row is not None and row.status == "cancelled"
+
+
+async def test_unregistering_when_not_registered_is_refused(harness: Harness) -> None:
+    tid, _, _players = await quick(harness, 1)
+    stranger = await harness.client("stranger")
+    before = (await watched(stranger, tid))["version"], await log_length(harness, tid)
+    code = await refusal(stranger, {"type": "tournament_unregister", "tournament_id": tid})
+    assert code == "not_registered"
+    code = await refusal(stranger, {"type": "tournament_leave", "tournament_id": tid})
+    assert code == "not_registered"
+    assert ((await watched(stranger, tid))["version"], await log_length(harness, tid)) == before
+
+
+async def test_an_unknown_tournament_is_refused(harness: Harness) -> None:
+    client = await harness.client("nobody")
+    for kind in ("register", "unregister", "leave", "watch"):
+        code = await refusal(client, {"type": f"tournament_{kind}", "tournament_id": "t-nope"})
+        assert code == "no_such_tournament", kind
+    assert not services(harness).tournaments
+
+
+async def test_acting_at_a_tournament_table_without_a_seat_is_refused(harness: Harness) -> None:
+    tid, _, players = await quick(harness, 1, fill=True)
+    tables = await started(harness, tid, players)
+    room_id, seat = seat_of(tables, players[0].player_id)
+    room = services(harness).actors[room_id].room
+    await wait_for(lambda: room.turn == seat)  # the CPUs wait for the only human
+    assert room.match is not None
+    action = str(room.match.legal_actions()[0])
+    outsider = await harness.client("outsider")
+    version = room.version
+    message = {"type": "act", "room_id": room_id, "action": action}
+    assert await refusal(outsider, message) == "not_a_member"
+    snapshot = await outsider.request({"type": "watch", "room_id": room_id}, "snapshot")
+    assert snapshot["type"] == "snapshot" and snapshot["seat"] is None
+    assert snapshot["view"]["hand"] == []
+    assert await refusal(outsider, message) == "not_seated"
+    assert room.version == version and room.turn == seat
+    # the tournament's own player may act there
+    mine = await players[0].request({"type": "resume", "room_id": room_id}, "snapshot")
+    assert mine["seat"] == seat and action in mine["view"]["legal"]
+
+
+# -- 7. repeat --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("fill", [False, True], ids=["cancelled", "started"])
+async def test_a_daily_tournament_is_scheduled_again(harness: Harness, fill: bool) -> None:
+    lobby = await harness.client("lobby")
+    lobby.keep = True
+    tid, start, _ = await quick(harness, 0, fill=fill, repeat="daily")
+    listing = await lobby.request({"type": "lobby_subscribe"}, "lobby")
+    assert [t["id"] for t in listing["tournaments"]] == [tid]
+    assert listing["tournaments"][0]["repeat"] == "daily"
+
+    await harness.advance(61)
+
+    def next_one() -> list[dict]:
+        return [
+            t
+            for t in lobby.tournaments.values()
+            if t["id"] != tid and t["start_at"] == start + 86400
+        ]
+
+    await wait_for(lambda: bool(next_one()))
+    (again,) = next_one()
+    assert again["status"] == "scheduled" and again["repeat"] == "daily"
+    assert again["format"] == "quick" and again["fill_with_cpu"] is fill
+    assert again["registered"] == [] and not again["start_when_full"]
+    # the first one left the lobby (cancelled, or played out by CPUs)
+    await wait_for(
+        lambda: any(
+            f["type"] == "lobby_tournament_gone" and f["tournament_id"] == tid for f in lobby.seen
+        )
+    )
+    row = await services(harness).store.tournament(tid)
+    assert row is not None and row.status == ("finished" if fill else "cancelled")
+    drain(lobby)
+    listing = await lobby.request({"type": "lobby_subscribe"}, "lobby")
+    assert [t["id"] for t in listing["tournaments"]] == [again["id"]]
+    # it is a real tournament: it takes registrations
+    await register([await harness.client("next")], again["id"])
+
+
+# -- 8. the command line ----------------------------------------------------------------------
+
+
+async def test_a_tournament_scheduled_from_the_command_line_is_listed(tmp_path: Path) -> None:
+    h = Harness(tmp_path / "cli.sqlite3", ManualClock(), {"tournament_poll": 0.1, **BOT_SETTINGS})
+    await h.start()
+    try:
+        lobby = await h.client("lobby")
+        listing = await lobby.request({"type": "lobby_subscribe"}, "lobby")
+        assert listing["tournaments"] == []
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "server.cli", "tournament", "schedule", "--format", "quick",
+            "--at", "2030-01-01T10:00:00", "--fill-with-cpu", "--db", str(h.db),
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, cwd=ROOT,
+        )  # fmt: skip
+        out, err = await asyncio.wait_for(process.communicate(), timeout=20)
+        assert process.returncode == 0, err.decode()
+        tid = out.decode().strip()
+        assert tid and len(tid.split()) == 1, out
+        frame = await lobby.next("lobby_tournament", timeout=1.0)
+        listed = frame["tournament"]
+        assert listed["id"] == tid and listed["status"] == "scheduled"
+        assert listed["format"] == "quick" and listed["fill_with_cpu"] is True
+        assert listed["start_at"] == parse_time("2030-01-01T10:00:00") == 1893492000.0
+        assert listed["repeat"] is None and listed["size"] == 8
+        # picked up once, not again at the next poll
+        await asyncio.sleep(0.3)
+        assert list(h.server.services.tournaments) == [tid]  # type: ignore[union-attr]
+        assert lobby.frames.empty()
+    finally:
+        for client in h.clients:
+            await client.close()
+        await h.stop()
