@@ -33,6 +33,7 @@ from .logs import log
 from .metrics import Metrics
 from .session import serve_client
 from .store.base import RoomRow, Store, StoreError
+from .store.factory import open_store
 from .table.actor import RoomActor
 from .table.room import FINISHED, OPEN, PLAYING, Room, RoomError
 from .tournament import Tournament, TournamentActor
@@ -259,9 +260,7 @@ class Server:
         self, settings: Settings, store: Store | None = None, clock: Clock | None = None
     ) -> None:
         if store is None:
-            from .store.sqlite import SqliteStore
-
-            store = SqliteStore(settings.db)
+            store = open_store(settings)
         self.settings = settings
         self.services = Services(settings, store, clock or RealClock())
         self.ws: WsServer | None = None

@@ -126,13 +126,13 @@ def cmd_tournament_schedule(args: argparse.Namespace) -> int:
     import time
 
     from .config import Settings
-    from .store.sqlite import SqliteStore
+    from .store.factory import open_store
     from .tournament.schedule import new_tournament, parse_time
 
     settings = Settings.from_env(db=args.db)
 
     async def run() -> str:
-        store = SqliteStore(settings.db)
+        store = open_store(settings)
         await store.open()
         try:
             tid, _ = await new_tournament(

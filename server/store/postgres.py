@@ -1,0 +1,562 @@
+"""PostgreSQL implementation of :class:`~server.store.base.Store` (``asyncpg``).
+
+Same semantics as :mod:`server.store.sqlite`:
+
+* Every write is one committed transaction when its coroutine returns.  Connections run with
+  ``synchronous_commit`` on (forced on if the server's default is ``off``), so an
+  acknowledged ``append`` survives a crash of this process or of PostgreSQL.
+* Operations touching one room's log (``append``, ``add_room``, ``add_tournament``) run in
+  call order for that room, one at a time, like the SQLite worker's queue; different rooms
+  run concurrently on a pool of connections.
+* A started operation is not withdrawn when its caller is cancelled; it completes in the
+  background and :meth:`PostgresStore.close` waits for it.
+* Migrations (``migrations/postgres/NNNN_*.sql``) are applied at :meth:`PostgresStore.open`
+  under a PostgreSQL advisory lock, so several server processes starting together apply each
+  exactly once; each is recorded in ``schema_migrations``.
+* Every database, network or timeout failure surfaces as :class:`StoreError`.  Connecting
+  and each statement are bounded by timeouts, so an unreachable server fails calls within
+  seconds; broken connections are dropped and replaced, so calls succeed again once it is
+  back.  (As with any client/server database, if the connection dies while a COMMIT is in
+  flight the caller gets a :class:`StoreError` although the write may have committed.)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager, suppress
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+from urllib.parse import urlsplit, urlunsplit
+
+import asyncpg
+
+from server.store.base import (
+    LogEntry,
+    PlayerRow,
+    RoomRow,
+    StoreError,
+    TournamentRow,
+    VersionConflict,
+)
+from server.store.migrations import list_migrations
+
+__all__ = ["PostgresStore", "migration_lock_key"]
+
+CONNECT_TIMEOUT_S = 5.0  # establishing a connection, or waiting for a free one
+COMMAND_TIMEOUT_S = 5.0  # one statement
+MIGRATION_TIMEOUT_S = 120.0  # waiting for another process's migrations, and each migration
+
+_PLAYER_COLS = "id, nickname, token_hash, created_at"
+_ROOM_COLS = "id, owner, invite_code, status, created_at"
+_TOURNAMENT_COLS = "id, format, status, start_at, created_at"
+_INSERT_LOG = "INSERT INTO room_log (room_id, version, entry) VALUES ($1, $2, $3)"
+
+# Everything asyncpg or the network may raise.  (OSError covers ConnectionError and, since
+# Python 3.11, TimeoutError / asyncio.TimeoutError.)
+_DB_ERRORS: tuple[type[BaseException], ...] = (
+    asyncpg.PostgresError,
+    asyncpg.InterfaceError,
+    asyncpg.InternalClientError,
+    OSError,
+)
+
+_T = TypeVar("_T")
+_Conn = Any  # asyncpg.Connection or a pool proxy of one
+
+
+def migration_lock_key(schema: str) -> int:
+    """The ``pg_advisory_lock`` key guarding migrations of ``schema`` (a signed int64)."""
+    digest = hashlib.blake2b(f"klaverjas:migrations:{schema}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big", signed=True)
+
+
+@dataclass(slots=True)
+class _Turn:
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    users: int = 0
+
+
+class PostgresStore:
+    """A :class:`~server.store.base.Store` in a PostgreSQL database.
+
+    ``url`` is a libpq-style URL (``postgresql://user:password@host:port/dbname``).
+    ``schema``, if given, is the (existing) schema to use: it becomes the connections'
+    ``search_path``.
+    """
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        schema: str | None = None,
+        min_size: int = 1,
+        max_size: int = 10,
+        connect_timeout: float = CONNECT_TIMEOUT_S,
+        command_timeout: float = COMMAND_TIMEOUT_S,
+    ) -> None:
+        self._url = url
+        self._schema = schema
+        self._min_size = min_size
+        self._max_size = max_size
+        self._connect_timeout = connect_timeout
+        self._command_timeout = command_timeout
+        self._where = _redact(url) + (f" (schema {schema!r})" if schema else "")
+        self._pool: asyncpg.Pool | None = None
+        self._closed = False
+        self._closing: asyncio.Future[None] | None = None
+        self._open_lock = asyncio.Lock()
+        self._inflight = 0  # operations started and not finished
+        self._idle = asyncio.Event()
+        self._turns: dict[str, _Turn] = {}
+
+    # ----------------------------------------------------------------- lifecycle
+
+    async def open(self) -> None:
+        """Create the connection pool and apply pending migrations (no-op if open)."""
+        if self._closed:
+            raise StoreError("store is closed")
+        async with self._open_lock:
+            if self._closed:
+                raise StoreError("store is closed")
+            if self._pool is None:
+                self._pool = await self._connect()
+
+    async def close(self) -> None:
+        """Finish started operations, then close every connection; idempotent."""
+        if self._closing is None:
+            self._closed = True
+            self._closing = asyncio.ensure_future(self._shutdown())
+        await asyncio.shield(self._closing)
+
+    async def _shutdown(self) -> None:
+        async with self._open_lock:  # an open() in progress finishes first
+            while self._inflight:
+                self._idle.clear()
+                await self._idle.wait()
+            pool, self._pool = self._pool, None
+            if pool is None:
+                return
+            try:
+                async with asyncio.timeout(self._connect_timeout + self._command_timeout):
+                    await pool.close()
+            except _DB_ERRORS:
+                # Everything is committed already; just drop the connections.
+                pool.terminate()
+
+    async def _connect(self) -> asyncpg.Pool:
+        try:
+            pool = await self._create_pool({})
+            try:
+                async with pool.acquire(timeout=self._connect_timeout) as conn:
+                    await self._migrate(conn)
+                    sync = await conn.fetchval("SELECT current_setting('synchronous_commit')")
+                if sync == "off":  # acknowledged writes must be durable: override for us
+                    await pool.close()
+                    pool = await self._create_pool({"synchronous_commit": "on"})
+            except BaseException:
+                pool.terminate()
+                raise
+        except StoreError as exc:
+            raise StoreError(f"cannot open PostgreSQL store at {self._where}: {exc}") from exc
+        except (*_DB_ERRORS, ValueError) as exc:
+            raise StoreError(
+                f"cannot open PostgreSQL store at {self._where}: {self._describe(exc, where=False)}"
+            ) from exc
+        return pool
+
+    async def _create_pool(self, settings: dict[str, str]) -> asyncpg.Pool:
+        server_settings = dict(settings)
+        if self._schema is not None:
+            server_settings["search_path"] = _quote_ident(self._schema)
+        pool = await asyncpg.create_pool(
+            self._url,
+            min_size=self._min_size,
+            max_size=self._max_size,
+            timeout=self._connect_timeout,
+            command_timeout=self._command_timeout,
+            server_settings=server_settings or None,
+        )
+        assert pool is not None
+        return pool
+
+    async def _migrate(self, conn: _Conn) -> None:
+        """Apply pending migrations in order, each in its own transaction, each exactly once.
+
+        The whole check-and-apply runs under a session advisory lock keyed by the schema, so
+        concurrent openers wait for each other and then see the migrations as applied.
+        """
+        try:
+            migrations = list_migrations("postgres")
+        except ValueError as exc:
+            raise StoreError(f"bad migrations: {exc}") from exc
+        schema = await conn.fetchval("SELECT current_schema()")
+        if schema is None:
+            wanted = f"schema {self._schema!r}" if self._schema else "a schema on the search_path"
+            raise StoreError(f"{wanted} does not exist")
+        key = migration_lock_key(schema)
+        await conn.execute("SELECT pg_advisory_lock($1)", key, timeout=MIGRATION_TIMEOUT_S)
+        try:
+            await conn.execute(
+                "CREATE TABLE IF NOT EXISTS schema_migrations"
+                " (version INTEGER PRIMARY KEY, applied_at DOUBLE PRECISION NOT NULL)"
+            )
+            applied = {v for (v,) in await conn.fetch("SELECT version FROM schema_migrations")}
+            if applied and max(applied) > len(migrations):
+                raise StoreError(
+                    f"database schema version {max(applied)} is newer than this server's "
+                    f"({len(migrations)})"
+                )
+            for version, sql in migrations:
+                if version in applied:
+                    continue
+                async with conn.transaction():
+                    await conn.execute(sql, timeout=MIGRATION_TIMEOUT_S)
+                    await conn.execute(
+                        "INSERT INTO schema_migrations (version, applied_at) VALUES ($1, $2)",
+                        version,
+                        time.time(),
+                    )
+        finally:
+            # If the connection broke the lock went with its session; keep the first error.
+            with suppress(*_DB_ERRORS):
+                await conn.execute("SELECT pg_advisory_unlock($1)", key)
+
+    # ----------------------------------------------------------------- players
+
+    async def add_player(self, player: PlayerRow) -> None:
+        row = (player.id, player.nickname, bytes(player.token_hash), float(player.created_at))
+
+        async def run(conn: _Conn) -> None:
+            sql = f"INSERT INTO players ({_PLAYER_COLS}) VALUES ($1, $2, $3, $4)"
+            try:
+                await conn.execute(sql, *row)
+            except asyncpg.UniqueViolationError as exc:
+                raise StoreError(f"cannot add player {player.id!r}: {exc}") from exc
+
+        await self._submit(f"add player {player.id!r}", run)
+
+    async def player_by_token_hash(self, token_hash: bytes) -> PlayerRow | None:
+        sql = f"SELECT {_PLAYER_COLS} FROM players WHERE token_hash = $1"
+        row = await self._submit("player by token hash", _fetchrow(sql, bytes(token_hash)))
+        return None if row is None else _player(row)
+
+    async def player(self, player_id: str) -> PlayerRow | None:
+        sql = f"SELECT {_PLAYER_COLS} FROM players WHERE id = $1"
+        row = await self._submit(f"player {player_id!r}", _fetchrow(sql, player_id))
+        return None if row is None else _player(row)
+
+    # ----------------------------------------------------------------- rooms
+
+    async def add_room(self, room: RoomRow, first: dict[str, Any]) -> None:
+        """Create a room with its log entry version 1, atomically."""
+        row = (room.id, room.owner, room.invite_code, room.status, float(room.created_at))
+        text = _dumps(first, f"room {room.id!r} log entry 1")
+
+        async def run(conn: _Conn) -> None:
+            try:
+                async with conn.transaction():
+                    sql = f"INSERT INTO rooms ({_ROOM_COLS}) VALUES ($1, $2, $3, $4, $5)"
+                    await conn.execute(sql, *row)
+                    await conn.execute(_INSERT_LOG, room.id, 1, text)
+            except asyncpg.UniqueViolationError as exc:
+                if exc.constraint_name == "room_log_pkey":
+                    raise VersionConflict(f"room {room.id!r} already has log version 1") from exc
+                raise StoreError(f"cannot add room {room.id!r}: {exc}") from exc
+
+        await self._submit(f"add room {room.id!r}", run, turn=room.id)
+
+    async def set_room_status(self, room_id: str, status: str) -> None:
+        async def run(conn: _Conn) -> None:
+            done = await conn.execute("UPDATE rooms SET status = $1 WHERE id = $2", status, room_id)
+            if _rowcount(done) == 0:
+                raise StoreError(f"cannot set status of room {room_id!r}: no such room")
+
+        await self._submit(f"set status of room {room_id!r}", run)
+
+    async def room(self, room_id: str) -> RoomRow | None:
+        sql = f"SELECT {_ROOM_COLS} FROM rooms WHERE id = $1"
+        row = await self._submit(f"room {room_id!r}", _fetchrow(sql, room_id))
+        return None if row is None else _room(row)
+
+    async def room_by_invite(self, invite_code: str) -> RoomRow | None:
+        sql = f"SELECT {_ROOM_COLS} FROM rooms WHERE invite_code = $1"
+        row = await self._submit("room by invite code", _fetchrow(sql, invite_code))
+        return None if row is None else _room(row)
+
+    async def rooms_with_status(self, *statuses: str) -> list[RoomRow]:
+        """Rooms whose status is any of ``statuses``, oldest first."""
+        if not statuses:
+            return []
+        # COLLATE "C": order ids by code point, as SQLite does, whatever the database locale.
+        sql = (
+            f"SELECT {_ROOM_COLS} FROM rooms WHERE status = ANY($1::text[])"
+            ' ORDER BY created_at, id COLLATE "C"'
+        )
+        rows = await self._submit(f"rooms with status {statuses!r}", _fetch(sql, list(statuses)))
+        return [_room(row) for row in rows]
+
+    # ----------------------------------------------------------------- tournaments
+
+    async def add_tournament(self, tournament: TournamentRow, first: dict[str, Any]) -> None:
+        t = tournament
+        row = (t.id, t.format, t.status, float(t.start_at), float(t.created_at))
+        text = _dumps(first, f"tournament {t.id!r} log entry 1")
+
+        sql = f"INSERT INTO tournaments ({_TOURNAMENT_COLS}) VALUES ($1, $2, $3, $4, $5)"
+
+        async def run(conn: _Conn) -> None:
+            try:
+                async with conn.transaction():
+                    await conn.execute(sql, *row)
+                    await conn.execute(_INSERT_LOG, t.id, 1, text)
+            except asyncpg.UniqueViolationError as exc:
+                raise StoreError(f"cannot add tournament {t.id!r}: {exc}") from exc
+
+        await self._submit(f"add tournament {t.id!r}", run, turn=t.id)
+
+    async def set_tournament_status(self, tournament_id: str, status: str) -> None:
+        async def run(conn: _Conn) -> None:
+            sql = "UPDATE tournaments SET status = $1 WHERE id = $2"
+            if _rowcount(await conn.execute(sql, status, tournament_id)) == 0:
+                raise StoreError(f"cannot set status of tournament {tournament_id!r}: no such")
+
+        await self._submit(f"set status of tournament {tournament_id!r}", run)
+
+    async def tournament(self, tournament_id: str) -> TournamentRow | None:
+        sql = f"SELECT {_TOURNAMENT_COLS} FROM tournaments WHERE id = $1"
+        row = await self._submit(f"tournament {tournament_id!r}", _fetchrow(sql, tournament_id))
+        return None if row is None else _tournament(row)
+
+    async def tournaments_with_status(self, *statuses: str) -> list[TournamentRow]:
+        if not statuses:
+            return []
+        sql = (
+            f"SELECT {_TOURNAMENT_COLS} FROM tournaments WHERE status = ANY($1::text[])"
+            ' ORDER BY start_at, id COLLATE "C"'
+        )
+        what = f"tournaments with status {statuses!r}"
+        return [_tournament(row) for row in await self._submit(what, _fetch(sql, list(statuses)))]
+
+    # ----------------------------------------------------------------- room logs
+
+    async def append(self, room_id: str, version: int, entry: dict[str, Any]) -> None:
+        """Durably append one log entry; raises :class:`VersionConflict` on a duplicate.
+
+        Returns once the INSERT is committed.  Appends to one room run in call order.
+        """
+        self._check_open()
+        if isinstance(version, bool) or not isinstance(version, int) or version < 1:
+            raise StoreError(f"room {room_id!r}: log version must be an int >= 1, not {version!r}")
+        text = _dumps(entry, f"room {room_id!r} log entry {version}")
+
+        async def run(conn: _Conn) -> None:
+            try:
+                await conn.execute(_INSERT_LOG, room_id, version, text)
+            except asyncpg.UniqueViolationError as exc:
+                raise VersionConflict(
+                    f"room {room_id!r} already has log version {version}"
+                ) from exc
+
+        await self._submit(f"append to room {room_id!r} version {version}", run, turn=room_id)
+
+    async def log(self, room_id: str, after: int = 0) -> list[LogEntry]:
+        """The room's log entries with version > ``after``, in order."""
+        sql = (
+            "SELECT version, entry FROM room_log WHERE room_id = $1 AND version > $2"
+            " ORDER BY version"
+        )
+        rows = await self._submit(f"log of room {room_id!r}", _fetch(sql, room_id, after))
+        return [
+            LogEntry(room_id, version, _loads(text, f"room {room_id!r} log entry {version}"))
+            for version, text in rows
+        ]
+
+    # ----------------------------------------------------------------- matches
+
+    async def save_match(self, match_id: str, room_id: str, record: dict[str, Any]) -> None:
+        row = (match_id, room_id, _dumps(record, f"match {match_id!r} record"), time.time())
+
+        async def run(conn: _Conn) -> None:
+            sql = "INSERT INTO matches (id, room_id, record, created_at) VALUES ($1, $2, $3, $4)"
+            try:
+                await conn.execute(sql, *row)
+            except asyncpg.UniqueViolationError as exc:
+                raise StoreError(f"cannot save match {match_id!r}: {exc}") from exc
+
+        await self._submit(f"save match {match_id!r}", run)
+
+    async def match(self, match_id: str) -> dict[str, Any] | None:
+        sql = "SELECT record FROM matches WHERE id = $1"
+        row = await self._submit(f"match {match_id!r}", _fetchrow(sql, match_id))
+        return None if row is None else _loads(row[0], f"match {match_id!r} record")
+
+    # ----------------------------------------------------------------- machinery
+
+    def _check_open(self) -> asyncpg.Pool:
+        if self._closed:
+            raise StoreError("store is closed")
+        if self._pool is None:
+            raise StoreError("store is not open")
+        return self._pool
+
+    async def _submit(
+        self, what: str, fn: Callable[[_Conn], Awaitable[_T]], *, turn: str | None = None
+    ) -> _T:
+        """Run ``fn(connection)`` in a task of its own and return its result.
+
+        The task counts as in flight from this call on (``close`` waits for it), and is
+        shielded: cancelling the caller does not withdraw a started operation.  With
+        ``turn``, it runs after earlier operations with the same ``turn`` key.
+        """
+        pool = self._check_open()
+        self._inflight += 1
+        task = asyncio.ensure_future(self._execute(pool, what, fn, turn))
+        task.add_done_callback(_consume)
+        return await asyncio.shield(task)
+
+    async def _execute(
+        self,
+        pool: asyncpg.Pool,
+        what: str,
+        fn: Callable[[_Conn], Awaitable[_T]],
+        turn: str | None,
+    ) -> _T:
+        try:
+            if turn is None:
+                async with self._connection(pool, what) as conn:
+                    return await fn(conn)
+            async with self._turn(turn), self._connection(pool, what) as conn:
+                return await fn(conn)
+        finally:
+            self._inflight -= 1
+            if self._inflight == 0:
+                self._idle.set()
+
+    @asynccontextmanager
+    async def _turn(self, key: str) -> AsyncIterator[None]:
+        """FIFO turns per key (``asyncio.Lock`` wakes waiters in order)."""
+        turn = self._turns.get(key)
+        if turn is None:
+            turn = self._turns[key] = _Turn()
+        turn.users += 1
+        try:
+            async with turn.lock:
+                yield
+        finally:
+            turn.users -= 1
+            if turn.users == 0:
+                del self._turns[key]
+
+    @asynccontextmanager
+    async def _connection(self, pool: asyncpg.Pool, what: str) -> AsyncIterator[_Conn]:
+        """A pooled connection; any database or network failure becomes a StoreError."""
+        try:
+            async with pool.acquire(timeout=self._connect_timeout) as conn:
+                try:
+                    yield conn
+                except _DB_ERRORS as exc:
+                    if _connection_failed(exc):
+                        # Timed out or broken: its state is unknown.  Drop it now rather than
+                        # let the pool wait (up to the timeout again) to reset it.
+                        conn.terminate()
+                    raise
+        except StoreError:
+            raise
+        except _DB_ERRORS as exc:
+            if _connection_failed(exc):
+                # The server went away or stopped answering: drop every pooled connection so
+                # the next calls reconnect instead of trying stale ones one by one.
+                with suppress(*_DB_ERRORS):
+                    await pool.expire_connections()
+            raise StoreError(f"{what} failed: {self._describe(exc)}") from exc
+
+    def _describe(self, exc: BaseException, *, where: bool = True) -> str:
+        at = f" at {self._where}" if where else ""
+        if isinstance(exc, TimeoutError):
+            return f"PostgreSQL{at} did not answer in time"
+        if isinstance(exc, OSError):
+            return f"cannot reach PostgreSQL{at}: {exc}"
+        if _connection_failed(exc):
+            return f"lost the connection to PostgreSQL{at}: {exc}"
+        return f"{type(exc).__name__}: {exc}"
+
+
+# --------------------------------------------------------------------- helpers
+
+
+def _fetchrow(sql: str, *args: Any) -> Callable[[_Conn], Awaitable[Any]]:
+    return lambda conn: conn.fetchrow(sql, *args)
+
+
+def _fetch(sql: str, *args: Any) -> Callable[[_Conn], Awaitable[Any]]:
+    return lambda conn: conn.fetch(sql, *args)
+
+
+def _consume(task: asyncio.Task[Any]) -> None:
+    """Mark a task's exception as retrieved (its caller may have been cancelled)."""
+    if not task.cancelled():
+        task.exception()
+
+
+def _connection_failed(exc: BaseException) -> bool:
+    """Whether ``exc`` means the connection (not the statement) is unusable."""
+    if isinstance(exc, OSError | asyncpg.PostgresConnectionError):
+        return True
+    # 57P01 admin_shutdown, 57P02 crash_shutdown, 57P03 cannot_connect_now, ...
+    sqlstate = getattr(exc, "sqlstate", None) or ""
+    return isinstance(exc, asyncpg.PostgresError) and sqlstate.startswith("57P")
+
+
+def _rowcount(status: str) -> int:
+    """Rows affected, from a command status such as ``"UPDATE 1"``."""
+    try:
+        return int(status.rsplit(" ", 1)[-1])
+    except ValueError:
+        return 0
+
+
+def _redact(url: str) -> str:
+    """``url`` without its password, for messages."""
+    try:
+        parts = urlsplit(url)
+        if parts.password is None:
+            return url
+        netloc = parts.netloc.rsplit("@", 1)[-1]
+        user = parts.username or ""
+        return urlunsplit(parts._replace(netloc=f"{user}:***@{netloc}"))
+    except ValueError:
+        return "<unparseable database URL>"
+
+
+def _quote_ident(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
+def _dumps(obj: Any, what: str) -> str:
+    try:
+        return json.dumps(obj, separators=(",", ":"))
+    except (TypeError, ValueError) as exc:
+        raise StoreError(f"{what} is not JSON-serialisable: {exc}") from exc
+
+
+def _loads(text: str, what: str) -> Any:
+    try:
+        return json.loads(text)
+    except ValueError as exc:
+        raise StoreError(f"{what} is not valid JSON: {exc}") from exc
+
+
+def _player(row: Any) -> PlayerRow:
+    return PlayerRow(row[0], row[1], bytes(row[2]), row[3])
+
+
+def _room(row: Any) -> RoomRow:
+    return RoomRow(row[0], row[1], row[2], row[3], row[4])
+
+
+def _tournament(row: Any) -> TournamentRow:
+    return TournamentRow(row[0], row[1], row[2], float(row[3]), float(row[4]))
