@@ -285,6 +285,7 @@ class Server:
             self.settings.port,
             process_request=self._http,
             max_size=HARD_FRAME_LIMIT,
+            compression=None,  # frames are small JSON: deflate would cost a zlib state each
             max_queue=64,
             ping_interval=20,
             ping_timeout=20,

@@ -1,0 +1,914 @@
+"""Load generator: many four-player tables against a running server, one card a second each.
+
+Usage::
+
+    python bench/load.py --spawn --tables 50,100,250,500,1000      # a fresh server per run
+    python bench/load.py ws://127.0.0.1:8765/ --tables 100 --server-pid 1234
+    python bench/load.py --spawn --tables 500 --server-profile /tmp/server.prof
+
+Method
+------
+``--tables T`` tables of four simulated human players each: 4*T websocket connections,
+all in this one process and one asyncio loop (no uvloop), separate from the server.  The
+clients offer permessage-deflate as browsers do (``--no-compression`` to compare) and
+send no keepalive pings of their own (they answer the server's).
+
+* Ramp-up, in batches of ``--batch`` tables: connect the four clients and say hello, the
+  first creates a room (``rules: {"deals": D}``, ``move_seconds`` 120 so no server timer
+  fires), the others take seats 1-3.  When every table is seated the server's RSS is read
+  ("seated"); then, again in batches, the four send ``ready`` and the match starts.
+* Pace: each table has its own schedule of slots ``1/--rate`` seconds apart (random
+  phase).  The client whose turn it is (its update carries ``legal``) waits for the
+  table's next slot, then sends ``act`` with the version it saw.  A table never catches up
+  in bursts: a late action moves the schedule.  The action is a **uniformly random legal
+  action** (seeded per table): the engine's heuristic policy needs a full
+  :class:`engine.views.View`, which the protocol's client state does not rebuild cheaply.
+  A finished match makes that table create a new room with the same four clients.
+* Measure, after ``--warmup`` seconds, for ``--duration`` seconds:
+
+  - *actions/s*: our actions whose ``update`` (kind ``act``, the expected next version)
+    reached the acting client inside the window, divided by the window;
+  - *latency*: for each action sent inside the window, the time from just before its
+    ``act`` frame is written until the last of the table's four clients has received the
+    update with the table's new version (all clients share one ``perf_counter``).  This
+    includes the server's durable write (SQLite group commit), its fan-out, both
+    directions of loopback TCP, and this process's own event-loop delay, which is
+    reported as "generator loop lag" so a saturated generator can be told apart from a
+    slow server (``--timeline`` prints both per second of the window).  After the ramp-up
+    the generator freezes and disables its own garbage collector, so its full
+    collections do not stall the measurement;
+  - error frames (by code), unexpected disconnects, and actions the server played for a
+    seat (``by`` timeout/cpu), all expected to be 0;
+  - the server's RSS (``VmRSS`` in ``/proc/<pid>/status``) idle, seated, started, at the
+    end and after the clients left, and KiB per client = (RSS - RSS idle) / connections;
+  - CPU of the server process (all threads, ``/proc/<pid>/stat``) and of this process,
+    as a share of one core, and of the whole machine (``/proc/stat``, steal included:
+    other work on the box shows here), over the window;
+  - the server's own ``klaverjas_action_latency_seconds`` histogram (arrival of ``act`` to
+    updates queued, durable write included) from ``/metrics``, as bucket bounds.
+
+* Stop: the pacing stops, in-flight actions get ``--drain`` seconds to arrive, every
+  connection is closed cleanly; a spawned server gets SIGTERM and is waited for.
+
+The server's pid comes from ``--spawn`` (a fresh ``server.cli serve --port 0`` on a
+temporary database, inheriting this environment, so ``KLAVERJAS_*`` settings apply),
+``--server-pid``, or ``ss -ltnp`` on the URL's port.  Against an
+external server the rooms stay behind after a run (their seats time out and the server
+plays them): restart it between runs.  ``--server-profile FILE`` spawns the server under
+``cProfile`` (main thread only: the SQLite worker thread is not profiled; the overhead
+roughly doubles server CPU, so read its latency figures as a profile, not a benchmark)
+and prints the top functions by cumulative and by own time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import gc
+import json
+import math
+import os
+import pstats
+import random
+import re
+import resource
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+from collections import Counter
+from collections.abc import Awaitable, Callable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlparse
+
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from server.client import GameClient, TableState
+
+ROOT = Path(__file__).resolve().parent.parent
+SETUP_TIMEOUT = 60.0  # seconds for one request while seating or starting a table
+perf = time.perf_counter
+
+
+# -- configuration and results --------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Config:
+    url: str
+    tables: int
+    rate: float
+    warmup: float
+    duration: float
+    drain: float
+    batch: int
+    deals: int
+    move_seconds: int
+    seed: int
+    compression: bool
+    server_pid: int | None
+    spawn: bool
+    profile: str | None
+    profile_top: int
+    timeline: bool
+
+
+@dataclass
+class Stats:
+    """Raw observations of one run, filtered by the measurement window afterwards."""
+
+    sends: list[float] = field(default_factory=list)  # perf time of each act written
+    done: list[tuple[float, float]] = field(default_factory=list)  # (sent, latency)
+    acks: list[float] = field(default_factory=list)  # acting client received its update
+    lag: list[tuple[float, float]] = field(default_factory=list)  # (when, loop lag)
+    errors: Counter[str] = field(default_factory=Counter)
+    mismatched: int = 0  # the expected version arrived but was not our action
+    server_played: int = 0  # acts the server made for a seat (timeout or cpu)
+    disconnects: Counter[str] = field(default_factory=Counter)
+    rematches: int = 0
+    setup_failures: int = 0
+    client_bugs: int = 0
+    stopping: bool = False
+
+
+@dataclass
+class Pending:
+    sent: float
+    seat: int
+    waiting: int = 4
+    last: float = 0.0
+
+
+# -- clients and tables ---------------------------------------------------------------
+
+
+class Player(GameClient):
+    """A :class:`GameClient` that reports every update to its table as it is read.
+
+    Frames go to the ``frames`` queue (for ``request``/``next``) only while the table is
+    being set up; during play nobody reads that queue, so nothing accumulates.
+    """
+
+    def __init__(self, ws: ClientConnection, table: Table, index: int) -> None:
+        self.table = table
+        self.index = index
+        self.queueing = True
+        super().__init__(ws)
+
+    async def _read(self) -> None:
+        table = self.table
+        try:
+            async for raw in self.ws:
+                now = perf()
+                frame = json.loads(raw)
+                kind = frame["type"]
+                if kind in ("snapshot", "update"):
+                    room_id = frame["room_id"]
+                    state = self.tables.get(room_id)
+                    if state is None:
+                        state = self.tables[room_id] = TableState(room_id)
+                    state.absorb(frame)
+                    if kind == "update":
+                        table.on_update(self, frame, state, now)
+                elif kind == "error":
+                    self.errors.append(frame)
+                    table.on_error(self, frame)
+                if self.queueing:
+                    self.frames.put_nowait(frame)
+        except ConnectionClosed:
+            pass
+        except Exception:
+            table.stats.client_bugs += 1
+            traceback.print_exc()
+        if not table.stats.stopping:
+            table.stats.disconnects[str(self.ws.close_code)] += 1
+
+    def frames_off(self) -> None:
+        self.queueing = False
+        while not self.frames.empty():
+            self.frames.get_nowait()
+
+
+class Table:
+    """Four players at one room, paced by one driver task."""
+
+    def __init__(self, index: int, cfg: Config, stats: Stats) -> None:
+        self.index = index
+        self.cfg = cfg
+        self.stats = stats
+        self.rng = random.Random(cfg.seed * 1_000_003 + index)
+        self.players: list[Player] = []
+        self.room_id = ""
+        self.pending: dict[tuple[str, int], Pending] = {}  # by (room, version)
+        self.todo: tuple[Player, int, list[str]] | None = None
+        self.wake = asyncio.Event()
+        self.over = False
+        self.ended = ""  # the last room whose match ended (its late frames change nothing)
+        self.interval = 1.0 / cfg.rate
+        self.next_slot = 0.0
+        self.task: asyncio.Task[None] | None = None
+
+    # -- set-up ------------------------------------------------------------------------
+
+    async def connect(self) -> None:
+        compression = "deflate" if self.cfg.compression else None
+        for seat in range(4):
+            ws = await connect(
+                self.cfg.url,
+                max_size=2**22,
+                compression=compression,
+                ping_interval=None,  # like a browser: answer the server's pings, send none
+                open_timeout=SETUP_TIMEOUT,
+            )
+            self.players.append(Player(ws, self, seat))
+        async with asyncio.timeout(SETUP_TIMEOUT):
+            for seat, player in enumerate(self.players):
+                welcome = await player.hello(f"load{self.index}s{seat}")
+                _expect(welcome, "welcome")
+
+    async def seat(self) -> None:
+        """Create a room and fill it; the players' frame queues are on."""
+        first = self.players[0]
+        for player in self.players:
+            player.queueing = True
+        async with asyncio.timeout(SETUP_TIMEOUT):
+            message = {
+                "type": "create_room",
+                "name": f"load {self.index}",
+                "rules": {"deals": self.cfg.deals},
+                "move_seconds": self.cfg.move_seconds,
+                "seat": 0,
+            }
+            created = _expect(await first.request(message, "snapshot", SETUP_TIMEOUT), "snapshot")
+            self.room_id = created["room_id"]
+            for seat in (1, 2, 3):
+                message = {"type": "take_seat", "room_id": self.room_id, "seat": seat}
+                _expect(
+                    await self.players[seat].request(message, "snapshot", SETUP_TIMEOUT), "snapshot"
+                )
+
+    async def start(self) -> None:
+        """Everyone ready; the match starts and the driver begins pacing."""
+        async with asyncio.timeout(SETUP_TIMEOUT):
+            for player in self.players:
+                await player.send({"type": "ready", "room_id": self.room_id})
+            await self.players[0].next("update", timeout=SETUP_TIMEOUT, kind="start",
+                                       room_id=self.room_id)  # fmt: skip
+        for player in self.players:
+            player.frames_off()
+        self.next_slot = max(self.next_slot, perf() + self.rng.uniform(0, self.interval))
+        if self.task is None:
+            self.task = asyncio.create_task(self._drive(), name=f"table-{self.index}")
+
+    async def _rematch(self) -> None:
+        old = self.room_id
+        self.over = False
+        self.todo = None
+        for player in self.players:
+            player.tables.pop(old, None)
+        self.stats.rematches += 1
+        await self.seat()
+        await self.start()
+
+    # -- play ----------------------------------------------------------------------------
+
+    def on_update(
+        self, player: Player, frame: dict[str, Any], state: TableState, now: float
+    ) -> None:
+        key = (frame["room_id"], frame["version"])
+        pending = self.pending.get(key)
+        if pending is not None:
+            if player.index == pending.seat:
+                if frame["kind"] != "act" or frame.get("seat") != pending.seat:
+                    self.stats.mismatched += 1
+                self.stats.acks.append(now)
+            pending.waiting -= 1
+            pending.last = max(pending.last, now)
+            if pending.waiting == 0:
+                del self.pending[key]
+                self.stats.done.append((pending.sent, pending.last - pending.sent))
+        elif player.index == 0 and frame["kind"] == "act" and frame.get("by") != "player":
+            self.stats.server_played += 1
+        if key[0] != self.room_id:
+            return
+        if state.over:
+            if self.ended != key[0]:
+                self.ended, self.over = key[0], True
+                self.wake.set()
+        elif state.turn == state.seat and state.legal:
+            self.todo = (player, key[1], state.legal)
+            self.wake.set()
+
+    def on_error(self, player: Player, frame: dict[str, Any]) -> None:
+        self.stats.errors[frame.get("code", "?")] += 1
+        state = player.tables.get(self.room_id)
+        self.pending = {k: p for k, p in self.pending.items() if p.seat != player.index}
+        if state is not None and state.turn == state.seat and state.legal and not state.over:
+            self.todo = (player, state.version, state.legal)  # try again at the next slot
+            self.wake.set()
+
+    async def _drive(self) -> None:
+        try:
+            while True:
+                await self.wake.wait()
+                self.wake.clear()
+                if self.stats.stopping:
+                    return
+                if self.over:
+                    await self._rematch()
+                    continue
+                todo, self.todo = self.todo, None
+                if todo is None:
+                    continue
+                player, version, legal = todo
+                now = perf()
+                slot = max(self.next_slot, now)
+                self.next_slot = slot + self.interval
+                if slot > now:
+                    await asyncio.sleep(slot - now)
+                if self.stats.stopping:
+                    return
+                action = self.rng.choice(legal)
+                message = {"type": "act", "room_id": self.room_id, "action": action,
+                           "version": version}  # fmt: skip
+                sent = perf()
+                self.pending[self.room_id, version + 1] = Pending(sent, player.index)
+                self.stats.sends.append(sent)
+                await player.send(message)
+        except (ConnectionClosed, TimeoutError) as err:
+            if not self.stats.stopping:
+                self.stats.setup_failures += 1
+                print(f"table {self.index}: stopped: {err!r}", file=sys.stderr)
+        except Exception:
+            self.stats.client_bugs += 1
+            traceback.print_exc()
+
+    async def close(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.task
+        for player in self.players:
+            with contextlib.suppress(Exception):
+                await player.close()
+
+
+def _expect(frame: dict[str, Any], kind: str) -> dict[str, Any]:
+    if frame["type"] != kind:
+        raise RuntimeError(f"expected {kind}, got {frame}")
+    return frame
+
+
+# -- the server process ---------------------------------------------------------------
+
+
+class ServerHandle:
+    """The server under test: its URL and, when known, its pid (for RSS and CPU)."""
+
+    def __init__(self, url: str, pid: int | None) -> None:
+        self.url = url
+        self.pid = pid
+        self.proc: asyncio.subprocess.Process | None = None
+        self.tmp: str | None = None
+        self.log_path: str | None = None
+        self._log: Any = None
+
+    @classmethod
+    async def spawn(cls, profile: str | None) -> ServerHandle:
+        tmp = tempfile.mkdtemp(prefix="klaverjas-load-")
+        db = os.path.join(tmp, "load.sqlite3")
+        serve = ["-m", "server.cli", "serve", "--host", "127.0.0.1", "--port", "0", "--db", db]
+        prefix = ["-m", "cProfile", "-o", profile] if profile else []
+        log_path = os.path.join(tmp, "server.log")
+        log_file = open(log_path, "w")  # noqa: SIM115 (closed in stop)
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, *prefix, *serve, cwd=ROOT, stdout=asyncio.subprocess.PIPE,
+            stderr=log_file,
+        )  # fmt: skip
+        assert proc.stdout is not None
+        try:
+            line = (await asyncio.wait_for(proc.stdout.readline(), 60)).decode()
+        except TimeoutError:
+            line = ""
+        found = re.search(r"(ws://\S+)", line)
+        if found is None:
+            proc.kill()
+            await proc.wait()
+            log_file.close()
+            raise SystemExit(f"the server did not start: {line!r}; see {log_path}")
+        handle = cls(found.group(1), proc.pid)
+        handle.proc, handle.tmp, handle.log_path, handle._log = proc, tmp, log_path, log_file
+        return handle
+
+    def rss_kib(self, key: str = "VmRSS") -> int | None:
+        return None if self.pid is None else status_kib(self.pid, key)
+
+    def cpu_seconds(self) -> float | None:
+        if self.pid is None:
+            return None
+        try:
+            with open(f"/proc/{self.pid}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+        except OSError:
+            return None
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    async def metrics(self) -> dict[str, float]:
+        """``/metrics`` as ``{"name{labels}": value}``; empty if it cannot be read."""
+        parts = urlparse(self.url)
+        try:
+            async with asyncio.timeout(10):
+                reader, writer = await asyncio.open_connection(parts.hostname, parts.port)
+                writer.write(b"GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                body = await reader.read()
+                writer.close()
+        except (OSError, TimeoutError):
+            return {}
+        values: dict[str, float] = {}
+        for line in body.decode(errors="replace").split("\r\n\r\n", 1)[-1].splitlines():
+            if line and not line.startswith("#"):
+                name, _, value = line.rpartition(" ")
+                with contextlib.suppress(ValueError):
+                    values[name] = float(value)
+        return values
+
+    def log_problems(self) -> list[str]:
+        if self.log_path is None:
+            return []
+        with open(self.log_path, errors="replace") as log:
+            return [ln.strip() for ln in log if '"level": "error"' in ln or "Traceback" in ln]
+
+    async def stop(self) -> None:
+        if self.proc is None:
+            return
+        if self.proc.returncode is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                await asyncio.wait_for(self.proc.wait(), 60)
+            except TimeoutError:
+                print("server: no exit 60 s after SIGTERM; killing it", file=sys.stderr)
+                self.proc.kill()
+                await self.proc.wait()
+        self._log.close()
+
+    def cleanup(self) -> None:
+        if self.tmp is not None:
+            shutil.rmtree(self.tmp, ignore_errors=True)
+
+
+def machine_cpu() -> tuple[float, float, float] | None:
+    """Cumulative seconds of (busy, steal, total) over all cores, from ``/proc/stat``."""
+    try:
+        with open("/proc/stat") as stat:
+            values = [int(v) for v in stat.readline().split()[1:]]
+    except (OSError, ValueError):
+        return None
+    tick = os.sysconf("SC_CLK_TCK")
+    total = sum(values[:8])  # guest time is already counted in user
+    idle = values[3] + values[4]
+    return (total - idle) / tick, values[7] / tick, total / tick
+
+
+def status_kib(pid: int | str, key: str = "VmRSS") -> int | None:
+    """A ``kB`` line of ``/proc/<pid>/status`` (``VmRSS``, ``VmHWM``), or None."""
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            for line in status:
+                if line.startswith(key + ":"):
+                    return int(line.split()[1])
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
+
+
+def source_version() -> str | None:
+    """The checkout a spawned server runs (``git describe --always --dirty``)."""
+    try:
+        out = subprocess.run(
+            ["git", "-C", str(ROOT), "describe", "--always", "--dirty"],
+            capture_output=True, text=True, timeout=10,
+        )  # fmt: skip
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return out.stdout.strip() or None
+
+
+def pid_listening_on(port: int) -> int | None:
+    """The pid listening on a local TCP port, from ``ss -ltnp`` (same user only)."""
+    try:
+        out = subprocess.run(
+            ["ss", "-ltnpH", f"sport = :{port}"], capture_output=True, text=True, timeout=10
+        ).stdout
+    except (OSError, subprocess.SubprocessError):
+        return None
+    found = re.search(r"pid=(\d+)", out)
+    return int(found.group(1)) if found else None
+
+
+def raise_fd_limit(needed: int) -> int:
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    want = max(soft, needed)
+    if hard != resource.RLIM_INFINITY:
+        want = min(want, hard)
+    if want > soft:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
+    return want
+
+
+# -- one run --------------------------------------------------------------------------
+
+
+async def _lag_monitor(stats: Stats, period: float = 0.01) -> None:
+    while True:
+        start = perf()
+        await asyncio.sleep(period)
+        now = perf()
+        stats.lag.append((now, now - start - period))
+
+
+async def _in_batches(
+    tables: list[Table], size: int, step: Callable[[Table], Awaitable[None]], stats: Stats
+) -> list[Table]:
+    """Run ``step`` on every table, ``size`` tables at a time; the tables that made it."""
+    alive: list[Table] = []
+    for i in range(0, len(tables), size):
+        batch = tables[i : i + size]
+        results = await asyncio.gather(*(step(t) for t in batch), return_exceptions=True)
+        for table, result in zip(batch, results, strict=True):
+            if isinstance(result, BaseException):
+                stats.setup_failures += 1
+                print(f"table {table.index}: {step.__name__} failed: {result!r}", file=sys.stderr)
+                await table.close()
+            else:
+                alive.append(table)
+    return alive
+
+
+async def run_once(cfg: Config) -> dict[str, Any]:
+    source = source_version() if cfg.spawn else None
+    server = await ServerHandle.spawn(cfg.profile) if cfg.spawn else None
+    if server is None:
+        pid = cfg.server_pid or pid_listening_on(urlparse(cfg.url).port or 80)
+        server = ServerHandle(cfg.url, pid)
+    cfg = Config(**{**asdict(cfg), "url": server.url})
+    stats = Stats()
+    rss: dict[str, int | None] = {}
+    times: dict[str, float] = {}
+    tables: list[Table] = []
+    monitor: asyncio.Task[None] | None = None
+    try:
+        await asyncio.sleep(1.0)
+        rss["idle"] = server.rss_kib()
+        print(f"-- {cfg.tables} tables against {server.url} (server pid {server.pid})", flush=True)
+
+        began = perf()
+        tables = [Table(i, cfg, stats) for i in range(cfg.tables)]
+        tables = await _in_batches(tables, cfg.batch, Table.connect, stats)
+        tables = await _in_batches(tables, cfg.batch, Table.seat, stats)
+        times["seat_s"] = perf() - began
+        await asyncio.sleep(1.0)
+        rss["seated"] = server.rss_kib()
+        began = perf()
+        tables = await _in_batches(tables, cfg.batch, Table.start, stats)
+        times["start_s"] = perf() - began
+        rss["started"] = server.rss_kib()
+        print(
+            f"   seated {len(tables)} tables in {times['seat_s']:.1f} s, started them in"
+            f" {times['start_s']:.1f} s; warm-up {cfg.warmup:g} s, measuring {cfg.duration:g} s",
+            flush=True,
+        )
+
+        # The generator's own collector must not stall it mid-measurement (a full collection
+        # of 4,000 connections' objects takes 100+ ms): freeze what exists, then pause it.
+        gc.collect()
+        gc.freeze()
+        gc.disable()
+        monitor = asyncio.create_task(_lag_monitor(stats))
+        await asyncio.sleep(cfg.warmup)
+        before = await server.metrics()
+        t0, cpu0, own0, box0 = perf(), server.cpu_seconds(), time.process_time(), machine_cpu()
+        await asyncio.sleep(cfg.duration)
+        t1, cpu1, own1, box1 = perf(), server.cpu_seconds(), time.process_time(), machine_cpu()
+        after = await server.metrics()
+        rss["end"] = server.rss_kib()
+        own_rss = status_kib("self")
+        rss["peak"] = server.rss_kib("VmHWM")
+
+        stats.stopping = True
+        for table in tables:
+            table.wake.set()
+        deadline = perf() + cfg.drain
+        while perf() < deadline and any(t.pending for t in tables):
+            await asyncio.sleep(0.05)
+        in_flight = sum(len(t.pending) for t in tables)
+    finally:
+        stats.stopping = True
+        gc.enable()
+        gc.unfreeze()
+        if monitor is not None:
+            monitor.cancel()
+        for i in range(0, len(tables), 250):
+            await asyncio.gather(*(t.close() for t in tables[i : i + 250]))
+        await asyncio.sleep(1.0)
+        rss["after_close"] = server.rss_kib()
+        if server.proc is not None:
+            await server.stop()
+            problems = server.log_problems()
+            if problems:
+                print(f"   server log: {len(problems)} error lines, first: {problems[0][:300]}")
+            server.cleanup()
+
+    window = t1 - t0
+    sent = sum(t0 <= s < t1 for s in stats.sends)
+    latencies = sorted(lat for s, lat in stats.done if t0 <= s < t1)
+    lags = sorted(lag for at, lag in stats.lag if t0 <= at < t1)
+    connections = 4 * len(tables)
+    result: dict[str, Any] = {
+        "tables": len(tables),
+        "connections": connections,
+        "server_source": source,
+        "rate_per_table": cfg.rate,
+        "compression": cfg.compression,
+        "window_s": round(window, 2),
+        "seat_s": round(times["seat_s"], 2),
+        "start_s": round(times["start_s"], 2),
+        "actions_per_s": round(sum(t0 <= a < t1 for a in stats.acks) / window, 1),
+        "target_actions_per_s": round(len(tables) * cfg.rate, 1),
+        "sent": sent,
+        "completed": len(latencies),
+        "incomplete": sent - len(latencies),
+        "in_flight_after_drain": in_flight,
+        "latency_ms": {
+            "p50": _ms(_quantile(latencies, 0.50)),
+            "p90": _ms(_quantile(latencies, 0.90)),
+            "p99": _ms(_quantile(latencies, 0.99)),
+            "max": _ms(latencies[-1] if latencies else None),
+            "count": len(latencies),
+        },
+        "server_latency_ms": _histogram(before, after, "klaverjas_action_latency_seconds"),
+        "server_cpu_pct": _pct(cpu0, cpu1, window),
+        "generator_cpu_pct": _pct(own0, own1, window),
+        "machine": _machine(box0, box1),
+        "generator_lag_ms": {"p99": _ms(_quantile(lags, 0.99)), "max": _ms(max(lags, default=0))},
+        "rss_kib": rss,
+        "generator_rss_kib": own_rss,
+        "kib_per_client_seated": _per_client(rss, "seated", connections),
+        "kib_per_client_end": _per_client(rss, "end", connections),
+        "errors": dict(stats.errors),
+        "error_count": sum(stats.errors.values()),
+        "server_dropped": _delta(before, after, "klaverjas_dropped_connections_total"),
+        "disconnects": dict(stats.disconnects),
+        "server_played_acts": stats.server_played,
+        "mismatched": stats.mismatched,
+        "rematches": stats.rematches,
+        "setup_failures": stats.setup_failures,
+        "client_bugs": stats.client_bugs,
+    }
+    if cfg.timeline:
+        result["timeline"] = _timeline(stats, t0, t1)
+    print_run(result)
+    if cfg.profile and cfg.spawn:
+        print_profile(cfg.profile, cfg.profile_top)
+    return result
+
+
+# -- figures --------------------------------------------------------------------------
+
+
+def _timeline(stats: Stats, t0: float, t1: float) -> list[dict[str, Any]]:
+    """Per second of the window: actions sent, their p50 and max latency, the loop lag."""
+    seconds = math.ceil(t1 - t0)
+    lat: list[list[float]] = [[] for _ in range(seconds)]
+    lag = [0.0] * seconds
+    for sent, latency in stats.done:
+        if t0 <= sent < t1:
+            lat[int(sent - t0)].append(latency)
+    for at, value in stats.lag:
+        if t0 <= at < t1:
+            lag[int(at - t0)] = max(lag[int(at - t0)], value)
+    rows = []
+    for second, values in enumerate(lat):
+        values.sort()
+        rows.append(
+            {
+                "s": second,
+                "n": len(values),
+                "p50": _ms(_quantile(values, 0.5)),
+                "max": _ms(values[-1] if values else None),
+                "lag_max": _ms(lag[second]),
+            }
+        )
+    return rows
+
+
+def _quantile(values: list[float], q: float) -> float | None:
+    """Nearest-rank quantile of sorted ``values``."""
+    if not values:
+        return None
+    return values[max(0, math.ceil(q * len(values)) - 1)]
+
+
+def _ms(seconds: float | None) -> float | None:
+    return None if seconds is None else round(seconds * 1000, 2)
+
+
+def _pct(a: float | None, b: float | None, window: float) -> float | None:
+    return None if a is None or b is None else round(100 * (b - a) / window, 1)
+
+
+def _machine(
+    a: tuple[float, float, float] | None, b: tuple[float, float, float] | None
+) -> dict[str, Any]:
+    """All cores over the window: busy and stolen time as a share of their capacity."""
+    cores = os.cpu_count() or 1
+    if a is None or b is None or b[2] <= a[2]:
+        return {"cores": cores, "busy_pct": None, "steal_pct": None}
+    total = b[2] - a[2]
+    return {
+        "cores": cores,
+        "busy_pct": round(100 * (b[0] - a[0]) / total, 1),
+        "steal_pct": round(100 * (b[1] - a[1]) / total, 1),
+    }
+
+
+def _per_client(rss: dict[str, int | None], key: str, connections: int) -> float | None:
+    idle, loaded = rss.get("idle"), rss.get(key)
+    if idle is None or loaded is None or connections == 0:
+        return None
+    return round((loaded - idle) / connections, 1)
+
+
+def _delta(before: dict[str, float], after: dict[str, float], name: str) -> float | None:
+    if name not in after:
+        return None
+    return after[name] - before.get(name, 0.0)
+
+
+def _histogram(before: dict[str, float], after: dict[str, float], name: str) -> dict[str, Any]:
+    """p50/p99 of a Prometheus histogram over the window, as 'at most this bucket' bounds."""
+    prefix = name + '_bucket{le="'
+    buckets = sorted(
+        (float(key[len(prefix) : -2]), after[key] - before.get(key, 0.0))
+        for key in after
+        if key.startswith(prefix)
+    )
+    count = buckets[-1][1] if buckets else 0.0
+    figures: dict[str, Any] = {"count": int(count)}
+    for label, q in (("p50_le", 0.5), ("p99_le", 0.99)):
+        bound = next((le for le, n in buckets if count and n >= q * count), None)
+        figures[label] = None if bound is None else "+Inf" if math.isinf(bound) else bound * 1000
+    total = _delta(before, after, name + "_sum")
+    figures["mean"] = round(1000 * total / count, 3) if total is not None and count else None
+    return figures
+
+
+def _fmt(value: Any, unit: str = "") -> str:
+    if value is None:
+        return "-"
+    return f"{value}{unit}" if isinstance(value, str) else f"{value:g}{unit}"
+
+
+def print_run(r: dict[str, Any]) -> None:
+    lat, srv, lag = r["latency_ms"], r["server_latency_ms"], r["generator_lag_ms"]
+    rss, box = r["rss_kib"], r["machine"]
+    codes = f" {r['errors']}" if r["errors"] else ""
+
+    def mib(key: str) -> str:
+        return "-" if rss.get(key) is None else f"{rss[key] / 1024:.1f}"
+
+    lines = [
+        f"   actions/s      {r['actions_per_s']:g} (target {r['target_actions_per_s']:g});"
+        f" sent {r['sent']}, completed {r['completed']}, incomplete {r['incomplete']}",
+        f"   latency ms     p50 {_fmt(lat['p50'])}  p90 {_fmt(lat['p90'])}"
+        f"  p99 {_fmt(lat['p99'])}  max {_fmt(lat['max'])}  (n={lat['count']})",
+        f"   server-side ms p50 <= {_fmt(srv.get('p50_le'))}  p99 <= {_fmt(srv.get('p99_le'))}"
+        f"  mean {_fmt(srv.get('mean'))}  (arrival to queued, /metrics, n={srv['count']})",
+        f"   CPU            server {_fmt(r['server_cpu_pct'], '%')},"
+        f" generator {_fmt(r['generator_cpu_pct'], '%')}"
+        f" (generator loop lag p99 {_fmt(lag['p99'])} ms, max {_fmt(lag['max'])} ms);"
+        f" machine {_fmt(box['busy_pct'], '%')} busy of {box['cores']} cores,"
+        f" steal {_fmt(box['steal_pct'], '%')}",
+        f"   server RSS MiB idle {mib('idle')}, seated {mib('seated')}, started"
+        f" {mib('started')}, end {mib('end')}, peak {mib('peak')}, after close"
+        f" {mib('after_close')}",
+        f"   KiB/client     {_fmt(r['kib_per_client_seated'])} seated,"
+        f" {_fmt(r['kib_per_client_end'])} at the end ({r['connections']} connections)",
+        f"   problems       errors {r['error_count']}{codes},"
+        f" disconnects {sum(r['disconnects'].values())},"
+        f" dropped by server {_fmt(r['server_dropped'])},"
+        f" server-played {r['server_played_acts']}, mismatched {r['mismatched']},"
+        f" setup failures {r['setup_failures']}, rematches {r['rematches']}",
+    ]
+    for row in r.get("timeline", []):
+        lines.append(
+            f"   t={row['s']:>3} s  n {row['n']:>5}  p50 {_fmt(row['p50']):>8}"
+            f"  max {_fmt(row['max']):>8}  generator lag max {_fmt(row['lag_max'])} ms"
+        )
+    print("\n".join(lines), flush=True)
+
+
+def print_summary(results: list[dict[str, Any]]) -> None:
+    print()
+    print(
+        f"{'tables':>6} {'conns':>6} {'act/s':>7} {'p50 ms':>7} {'p99 ms':>7} {'max ms':>7}"
+        f" {'srv CPU':>7} {'gen CPU':>7} {'RSS MiB':>8} {'KiB/cl':>7} {'errors':>6}"
+    )
+    for r in results:
+        lat, end = r["latency_ms"], r["rss_kib"].get("end")
+        print(
+            f"{r['tables']:>6} {r['connections']:>6} {r['actions_per_s']:>7g}"
+            f" {_fmt(lat['p50']):>7} {_fmt(lat['p99']):>7} {_fmt(lat['max']):>7}"
+            f" {_fmt(r['server_cpu_pct'], '%'):>7} {_fmt(r['generator_cpu_pct'], '%'):>7}"
+            f" {'-' if end is None else f'{end / 1024:.0f}':>8}"
+            f" {_fmt(r['kib_per_client_seated']):>7} {r['error_count']:>6}"
+        )
+
+
+def print_profile(path: str, top: int) -> None:
+    if not os.path.exists(path):
+        print(f"   no profile written to {path}")
+        return
+    for order in ("cumulative", "tottime"):
+        print(f"\n-- server profile, top {top} by {order} ({path})")
+        stats = pstats.Stats(path, stream=sys.stdout)
+        stats.strip_dirs().sort_stats(order).print_stats(top)
+
+
+# -- command line ---------------------------------------------------------------------
+
+
+def parse_args(argv: list[str] | None = None) -> tuple[argparse.Namespace, list[int]]:
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawTextHelpFormatter
+    )
+    parser.add_argument("url", nargs="?", default="ws://127.0.0.1:8765/")
+    parser.add_argument("--tables", default="100", help="tables, or a comma list (with --spawn)")
+    parser.add_argument("--rate", type=float, default=1.0, help="actions/s per table")
+    parser.add_argument("--warmup", type=float, default=5.0, help="seconds before measuring")
+    parser.add_argument("--duration", type=float, default=30.0, help="seconds measured")
+    parser.add_argument("--drain", type=float, default=5.0, help="seconds for late updates")
+    parser.add_argument("--batch", type=int, default=50, help="tables set up at once")
+    parser.add_argument("--deals", type=int, default=16, help="deals per match")
+    parser.add_argument("--move-seconds", type=int, default=120, help="the rooms' turn timer")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--no-compression", dest="compression", action="store_false",
+                        help="do not offer permessage-deflate")  # fmt: skip
+    parser.add_argument("--server-pid", type=int, help="pid of the server, for RSS and CPU")
+    parser.add_argument("--spawn", action="store_true", help="start a fresh server per run")
+    parser.add_argument(
+        "--server-profile", metavar="FILE", help="spawn the server under cProfile (implies --spawn)"
+    )
+    parser.add_argument("--profile-top", type=int, default=25)
+    parser.add_argument("--timeline", action="store_true", help="print per-second latency")
+    args = parser.parse_args(argv)
+    counts = [int(n) for n in args.tables.split(",")]
+    if args.server_profile:
+        args.spawn = True
+    if len(counts) > 1 and not args.spawn:
+        parser.error("several table counts need --spawn (a fresh server per run)")
+    if args.rate <= 0 or min(counts) < 1:
+        parser.error("--rate and --tables must be positive")
+    return args, counts
+
+
+async def main_async(args: argparse.Namespace, counts: list[int]) -> list[dict[str, Any]]:
+    results = []
+    for tables in counts:
+        profile = args.server_profile
+        if profile and len(counts) > 1:
+            profile = f"{profile}.{tables}"
+        cfg = Config(
+            url=args.url, tables=tables, rate=args.rate, warmup=args.warmup,
+            duration=args.duration, drain=args.drain, batch=args.batch, deals=args.deals,
+            move_seconds=args.move_seconds, seed=args.seed, compression=args.compression,
+            server_pid=args.server_pid, spawn=args.spawn, profile=profile,
+            profile_top=args.profile_top, timeline=args.timeline,
+        )  # fmt: skip
+        results.append(await run_once(cfg))
+    return results
+
+
+def main(argv: list[str] | None = None) -> int:
+    args, counts = parse_args(argv)
+    limit = raise_fd_limit(4 * max(counts) + 1024)
+    if limit < 4 * max(counts) + 64:
+        print(f"warning: open-file limit {limit} is too low for the clients", file=sys.stderr)
+    results = asyncio.run(main_async(args, counts))
+    if len(results) > 1:
+        print_summary(results)
+    print(json.dumps(results[0] if len(results) == 1 else {"runs": results}))
+    failed = any(r["error_count"] or r["client_bugs"] or r["setup_failures"] for r in results)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
