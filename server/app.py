@@ -58,6 +58,10 @@ class Services:
         self.directory = Directory()
         self.identity = Identity(store, self.nicknames, clock.wall)
         self.clock_perf = time.perf_counter
+        self.metrics.rooms.set_function(lambda: len(self.actors))
+        self.metrics.tables.set_function(
+            lambda: sum(a.room.status == PLAYING for a in self.actors.values())
+        )
 
     async def store_append(self, room_id: str, version: int, entry: dict[str, Any]) -> None:
         try:
@@ -79,7 +83,6 @@ class Services:
         if row is not None and row.status != room.status:
             await self.store.set_room_status(room.id, room.status)
         self.directory.update(actor.summary())
-        self._gauges()
         if room.tournament and room.status == FINISHED and room.match is not None:
             tournament = self.tournaments.get(room.tournament)
             winner, totals = room.match.winner, list(room.match.totals)
@@ -99,18 +102,12 @@ class Services:
 
     def retire(self, actor: RoomActor) -> None:
         self.actors.pop(actor.room.id, None)
-        self._gauges()
-
-    def _gauges(self) -> None:
-        self.metrics.rooms.set(len(self.actors))
-        self.metrics.tables.set(sum(a.room.status == PLAYING for a in self.actors.values()))
 
     def launch(self, room: Room) -> RoomActor:
         actor = RoomActor(room, self)
         self.actors[room.id] = actor
         actor.start()
         self.directory.update(actor.summary())
-        self._gauges()
         return actor
 
     async def create_room(self, client: Client, m: p.CreateRoom) -> None:

@@ -97,6 +97,7 @@ class _open_out:
 
 def cmd_serve(args: argparse.Namespace) -> int:
     import asyncio
+    import gc
     import signal
 
     from .app import Server
@@ -109,6 +110,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
     async def run() -> None:
         server = Server(settings)
         await server.start()
+        # Long-lived objects (rooms, histories, connections) make full collections slow:
+        # freeze what start-up built and collect the old generations less often.
+        gc.collect()
+        gc.freeze()
+        gc.set_threshold(50_000, 50, 100)
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):

@@ -63,6 +63,8 @@ class RoomActor(Actor):
     def on_exit(self) -> None:
         if self.finished():
             self.s.retire(self)
+            for client in list(self.members):  # let the finished room be freed
+                self.detach(client)
 
     def on_failure(self) -> None:
         self._schedule(retry=True)

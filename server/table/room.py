@@ -11,6 +11,7 @@ Entries: ``created``, ``seat`` (a player, a CPU, or nobody takes a seat), ``read
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,6 +25,11 @@ OPEN, PLAYING, FINISHED, CLOSED = "open", "playing", "finished", "closed"
 
 class RoomError(Refused):
     """A room command refused by the rules of the room."""
+
+
+@functools.lru_cache(maxsize=64)
+def _rules_dict(rules: Rules) -> dict[str, Any]:
+    return rules.to_dict()
 
 
 @dataclass(slots=True)
@@ -127,7 +133,7 @@ class Room:
             "private": self.private,
             "tournament": self.tournament,
             "status": self.status,
-            "rules": self.rules.to_dict(),
+            "rules": _rules_dict(self.rules),
             "move_seconds": self.move_seconds,
             "seats": [
                 {
