@@ -29,7 +29,17 @@ class RealClock:
         return time.time()
 
     def sleep_until(self, when: float) -> asyncio.Future[None]:
-        return asyncio.ensure_future(asyncio.sleep(max(0.0, when - self.now())))
+        """A future woken by the loop's timer (no task); cancelling it cancels the timer."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[None] = loop.create_future()
+        handle = loop.call_at(loop.time() + max(0.0, when - self.now()), _wake, future)
+        future.add_done_callback(lambda _: handle.cancel())
+        return future
+
+
+def _wake(future: asyncio.Future[None]) -> None:
+    if not future.done():
+        future.set_result(None)
 
 
 class ManualClock:

@@ -26,6 +26,10 @@ CLOSE_RESTART = 1012
 CLOSE_TRY_LATER = 1013
 
 
+def encode(message: dict[str, Any]) -> str:
+    return json.dumps(message, separators=(",", ":"))
+
+
 class TokenBucket:
     def __init__(self, rate: float, burst: int) -> None:
         self.rate, self.burst = rate, float(burst)
@@ -64,10 +68,14 @@ class Client:
 
     def send(self, message: dict[str, Any]) -> None:
         """Queue a frame; never blocks.  A client whose outbox is full is dropped."""
+        self.send_text(encode(message))
+
+    def send_text(self, frame: str) -> None:
+        """Queue an encoded frame (one encoding can serve many recipients)."""
         if self.closing:
             return
         try:
-            self.outbox.put_nowait(json.dumps(message, separators=(",", ":")))
+            self.outbox.put_nowait(frame)
         except asyncio.QueueFull:
             self.s.metrics.dropped.inc()
             self.close(CLOSE_TRY_LATER, "too slow to keep up: reconnect and resume")

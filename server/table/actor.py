@@ -17,6 +17,7 @@ from engine.policies import HeuristicPolicy
 from engine.views import project, view
 
 from ..actor import Actor
+from ..connection import encode
 from ..logs import log
 from .room import CLOSED, FINISHED, OPEN, Room, RoomError
 
@@ -114,8 +115,11 @@ class RoomActor(Actor):
             self.summary() if changed else None,
         )  # fmt: skip
         self.history.append(step)
+        frames: dict[int | None, str] = {}  # one encoding per seat (and one for spectators)
         for client, seat in list(self.members.items()):
-            client.send(self._update(step, seat, current=True))
+            if seat not in frames:
+                frames[seat] = encode(self._update(step, seat, current=True))
+            client.send_text(frames[seat])
         if self.room.tournament and any(isinstance(e, DealEnded) for e in events):
             self.s.tournament_progress(self.room)
         if entry["t"] == "act":
