@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import json
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager, suppress
@@ -34,6 +33,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
+from server.store import rows as codec
 from server.store.base import (
     LogEntry,
     PlayerRow,
@@ -242,19 +242,19 @@ class PostgresStore:
     async def player_by_token_hash(self, token_hash: bytes) -> PlayerRow | None:
         sql = f"SELECT {_PLAYER_COLS} FROM players WHERE token_hash = $1"
         row = await self._submit("player by token hash", _fetchrow(sql, bytes(token_hash)))
-        return None if row is None else _player(row)
+        return None if row is None else codec.player(row)
 
     async def player(self, player_id: str) -> PlayerRow | None:
         sql = f"SELECT {_PLAYER_COLS} FROM players WHERE id = $1"
         row = await self._submit(f"player {player_id!r}", _fetchrow(sql, player_id))
-        return None if row is None else _player(row)
+        return None if row is None else codec.player(row)
 
     # ----------------------------------------------------------------- rooms
 
     async def add_room(self, room: RoomRow, first: dict[str, Any]) -> None:
         """Create a room with its log entry version 1, atomically."""
         row = (room.id, room.owner, room.invite_code, room.status, float(room.created_at))
-        text = _dumps(first, f"room {room.id!r} log entry 1")
+        text = codec.dumps(first, f"room {room.id!r} log entry 1")
 
         async def run(conn: _Conn) -> None:
             try:
@@ -280,12 +280,12 @@ class PostgresStore:
     async def room(self, room_id: str) -> RoomRow | None:
         sql = f"SELECT {_ROOM_COLS} FROM rooms WHERE id = $1"
         row = await self._submit(f"room {room_id!r}", _fetchrow(sql, room_id))
-        return None if row is None else _room(row)
+        return None if row is None else codec.room(row)
 
     async def room_by_invite(self, invite_code: str) -> RoomRow | None:
         sql = f"SELECT {_ROOM_COLS} FROM rooms WHERE invite_code = $1"
         row = await self._submit("room by invite code", _fetchrow(sql, invite_code))
-        return None if row is None else _room(row)
+        return None if row is None else codec.room(row)
 
     async def rooms_with_status(self, *statuses: str) -> list[RoomRow]:
         """Rooms whose status is any of ``statuses``, oldest first."""
@@ -297,14 +297,14 @@ class PostgresStore:
             ' ORDER BY created_at, id COLLATE "C"'
         )
         rows = await self._submit(f"rooms with status {statuses!r}", _fetch(sql, list(statuses)))
-        return [_room(row) for row in rows]
+        return [codec.room(row) for row in rows]
 
     # ----------------------------------------------------------------- tournaments
 
     async def add_tournament(self, tournament: TournamentRow, first: dict[str, Any]) -> None:
         t = tournament
         row = (t.id, t.format, t.status, float(t.start_at), float(t.created_at))
-        text = _dumps(first, f"tournament {t.id!r} log entry 1")
+        text = codec.dumps(first, f"tournament {t.id!r} log entry 1")
 
         sql = f"INSERT INTO tournaments ({_TOURNAMENT_COLS}) VALUES ($1, $2, $3, $4, $5)"
 
@@ -329,7 +329,7 @@ class PostgresStore:
     async def tournament(self, tournament_id: str) -> TournamentRow | None:
         sql = f"SELECT {_TOURNAMENT_COLS} FROM tournaments WHERE id = $1"
         row = await self._submit(f"tournament {tournament_id!r}", _fetchrow(sql, tournament_id))
-        return None if row is None else _tournament(row)
+        return None if row is None else codec.tournament(row)
 
     async def tournaments_with_status(self, *statuses: str) -> list[TournamentRow]:
         if not statuses:
@@ -339,7 +339,9 @@ class PostgresStore:
             ' ORDER BY start_at, id COLLATE "C"'
         )
         what = f"tournaments with status {statuses!r}"
-        return [_tournament(row) for row in await self._submit(what, _fetch(sql, list(statuses)))]
+        return [
+            codec.tournament(row) for row in await self._submit(what, _fetch(sql, list(statuses)))
+        ]
 
     # ----------------------------------------------------------------- room logs
 
@@ -351,7 +353,7 @@ class PostgresStore:
         self._check_open()
         if isinstance(version, bool) or not isinstance(version, int) or version < 1:
             raise StoreError(f"room {room_id!r}: log version must be an int >= 1, not {version!r}")
-        text = _dumps(entry, f"room {room_id!r} log entry {version}")
+        text = codec.dumps(entry, f"room {room_id!r} log entry {version}")
 
         async def run(conn: _Conn) -> None:
             try:
@@ -371,14 +373,14 @@ class PostgresStore:
         )
         rows = await self._submit(f"log of room {room_id!r}", _fetch(sql, room_id, after))
         return [
-            LogEntry(room_id, version, _loads(text, f"room {room_id!r} log entry {version}"))
+            LogEntry(room_id, version, codec.loads(text, f"room {room_id!r} log entry {version}"))
             for version, text in rows
         ]
 
     # ----------------------------------------------------------------- matches
 
     async def save_match(self, match_id: str, room_id: str, record: dict[str, Any]) -> None:
-        row = (match_id, room_id, _dumps(record, f"match {match_id!r} record"), time.time())
+        row = (match_id, room_id, codec.dumps(record, f"match {match_id!r} record"), time.time())
 
         async def run(conn: _Conn) -> None:
             sql = "INSERT INTO matches (id, room_id, record, created_at) VALUES ($1, $2, $3, $4)"
@@ -392,7 +394,7 @@ class PostgresStore:
     async def match(self, match_id: str) -> dict[str, Any] | None:
         sql = "SELECT record FROM matches WHERE id = $1"
         row = await self._submit(f"match {match_id!r}", _fetchrow(sql, match_id))
-        return None if row is None else _loads(row[0], f"match {match_id!r} record")
+        return None if row is None else codec.loads(row[0], f"match {match_id!r} record")
 
     # ----------------------------------------------------------------- machinery
 
@@ -534,29 +536,3 @@ def _redact(url: str) -> str:
 
 def _quote_ident(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
-
-
-def _dumps(obj: Any, what: str) -> str:
-    try:
-        return json.dumps(obj, separators=(",", ":"))
-    except (TypeError, ValueError) as exc:
-        raise StoreError(f"{what} is not JSON-serialisable: {exc}") from exc
-
-
-def _loads(text: str, what: str) -> Any:
-    try:
-        return json.loads(text)
-    except ValueError as exc:
-        raise StoreError(f"{what} is not valid JSON: {exc}") from exc
-
-
-def _player(row: Any) -> PlayerRow:
-    return PlayerRow(row[0], row[1], bytes(row[2]), row[3])
-
-
-def _room(row: Any) -> RoomRow:
-    return RoomRow(row[0], row[1], row[2], row[3], row[4])
-
-
-def _tournament(row: Any) -> TournamentRow:
-    return TournamentRow(row[0], row[1], row[2], float(row[3]), float(row[4]))

@@ -13,7 +13,6 @@ has returned, the data survives a process kill or a power loss.
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 import queue
 import sqlite3
@@ -24,6 +23,7 @@ from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from typing import Any
 
+from server.store import rows as codec
 from server.store.base import (
     LogEntry,
     PlayerRow,
@@ -135,19 +135,19 @@ class SqliteStore:
     async def player_by_token_hash(self, token_hash: bytes) -> PlayerRow | None:
         sql = f"SELECT {_PLAYER_COLS} FROM players WHERE token_hash = ?"
         return await self._submit(
-            "player by token hash", self._one, sql, bytes(token_hash), _player
+            "player by token hash", self._one, sql, bytes(token_hash), codec.player
         )
 
     async def player(self, player_id: str) -> PlayerRow | None:
         sql = f"SELECT {_PLAYER_COLS} FROM players WHERE id = ?"
-        return await self._submit(f"player {player_id!r}", self._one, sql, player_id, _player)
+        return await self._submit(f"player {player_id!r}", self._one, sql, player_id, codec.player)
 
     # ----------------------------------------------------------------- rooms
 
     async def add_room(self, room: RoomRow, first: dict[str, Any]) -> None:
         """Create a room with its log entry version 1, atomically."""
         row = (room.id, room.owner, room.invite_code, room.status, float(room.created_at))
-        text = _dumps(first, f"room {room.id!r} log entry 1")
+        text = codec.dumps(first, f"room {room.id!r} log entry 1")
 
         def run() -> None:
             conn = self._db()
@@ -172,11 +172,11 @@ class SqliteStore:
 
     async def room(self, room_id: str) -> RoomRow | None:
         sql = f"SELECT {_ROOM_COLS} FROM rooms WHERE id = ?"
-        return await self._submit(f"room {room_id!r}", self._one, sql, room_id, _room)
+        return await self._submit(f"room {room_id!r}", self._one, sql, room_id, codec.room)
 
     async def room_by_invite(self, invite_code: str) -> RoomRow | None:
         sql = f"SELECT {_ROOM_COLS} FROM rooms WHERE invite_code = ?"
-        return await self._submit("room by invite code", self._one, sql, invite_code, _room)
+        return await self._submit("room by invite code", self._one, sql, invite_code, codec.room)
 
     async def rooms_with_status(self, *statuses: str) -> list[RoomRow]:
         """Rooms whose status is any of ``statuses``, oldest first."""
@@ -186,7 +186,7 @@ class SqliteStore:
         sql = f"SELECT {_ROOM_COLS} FROM rooms WHERE status IN ({marks}) ORDER BY created_at, id"
 
         def run() -> list[RoomRow]:
-            return [_room(row) for row in self._db().execute(sql, statuses)]
+            return [codec.room(row) for row in self._db().execute(sql, statuses)]
 
         return await self._submit(f"rooms with status {statuses!r}", run)
 
@@ -195,7 +195,7 @@ class SqliteStore:
     async def add_tournament(self, tournament: TournamentRow, first: dict[str, Any]) -> None:
         t = tournament
         row = (t.id, t.format, t.status, float(t.start_at), float(t.created_at))
-        text = _dumps(first, f"tournament {t.id!r} log entry 1")
+        text = codec.dumps(first, f"tournament {t.id!r} log entry 1")
 
         def run() -> None:
             conn = self._db()
@@ -220,7 +220,7 @@ class SqliteStore:
     async def tournament(self, tournament_id: str) -> TournamentRow | None:
         sql = f"SELECT {_TOURNAMENT_COLS} FROM tournaments WHERE id = ?"
         return await self._submit(
-            f"tournament {tournament_id!r}", self._one, sql, tournament_id, _tournament
+            f"tournament {tournament_id!r}", self._one, sql, tournament_id, codec.tournament
         )
 
     async def tournaments_with_status(self, *statuses: str) -> list[TournamentRow]:
@@ -233,7 +233,7 @@ class SqliteStore:
         )
 
         def run() -> list[TournamentRow]:
-            return [_tournament(row) for row in self._db().execute(sql, statuses)]
+            return [codec.tournament(row) for row in self._db().execute(sql, statuses)]
 
         return await self._submit(f"tournaments with status {statuses!r}", run)
 
@@ -248,7 +248,7 @@ class SqliteStore:
         self._check_open()
         if isinstance(version, bool) or not isinstance(version, int) or version < 1:
             raise StoreError(f"room {room_id!r}: log version must be an int >= 1, not {version!r}")
-        text = _dumps(entry, f"room {room_id!r} log entry {version}")
+        text = codec.dumps(entry, f"room {room_id!r} log entry {version}")
         fut = asyncio.get_running_loop().create_future()
         self._queue.put(_Append(room_id, version, text, fut))
         await fut
@@ -262,7 +262,9 @@ class SqliteStore:
         def run() -> list[LogEntry]:
             rows = self._db().execute(sql, (room_id, after)).fetchall()
             return [
-                LogEntry(room_id, version, _loads(text, f"room {room_id!r} log entry {version}"))
+                LogEntry(
+                    room_id, version, codec.loads(text, f"room {room_id!r} log entry {version}")
+                )
                 for version, text in rows
             ]
 
@@ -271,7 +273,7 @@ class SqliteStore:
     # ----------------------------------------------------------------- matches
 
     async def save_match(self, match_id: str, room_id: str, record: dict[str, Any]) -> None:
-        row = (match_id, room_id, _dumps(record, f"match {match_id!r} record"), time.time())
+        row = (match_id, room_id, codec.dumps(record, f"match {match_id!r} record"), time.time())
 
         def run() -> None:
             sql = "INSERT INTO matches (id, room_id, record, created_at) VALUES (?, ?, ?, ?)"
@@ -286,7 +288,7 @@ class SqliteStore:
         def run() -> dict[str, Any] | None:
             sql = "SELECT record FROM matches WHERE id = ?"
             row = self._db().execute(sql, (match_id,)).fetchone()
-            return None if row is None else _loads(row[0], f"match {match_id!r} record")
+            return None if row is None else codec.loads(row[0], f"match {match_id!r} record")
 
         return await self._submit(f"match {match_id!r}", run)
 
@@ -506,29 +508,3 @@ def _settle(results: list[_Result]) -> None:
             fut.set_exception(exc)
         else:
             fut.set_result(value)
-
-
-def _dumps(obj: Any, what: str) -> str:
-    try:
-        return json.dumps(obj, separators=(",", ":"))
-    except (TypeError, ValueError) as exc:
-        raise StoreError(f"{what} is not JSON-serialisable: {exc}") from exc
-
-
-def _loads(text: str, what: str) -> Any:
-    try:
-        return json.loads(text)
-    except ValueError as exc:
-        raise StoreError(f"{what} is not valid JSON: {exc}") from exc
-
-
-def _player(row: tuple[Any, ...]) -> PlayerRow:
-    return PlayerRow(row[0], row[1], bytes(row[2]), row[3])
-
-
-def _room(row: tuple[Any, ...]) -> RoomRow:
-    return RoomRow(row[0], row[1], row[2], row[3], row[4])
-
-
-def _tournament(row: tuple[Any, ...]) -> TournamentRow:
-    return TournamentRow(row[0], row[1], row[2], float(row[3]), float(row[4]))

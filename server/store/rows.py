@@ -1,0 +1,34 @@
+"""What both stores share: JSON in and out of the log, and rows to their dataclasses."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from .base import PlayerRow, RoomRow, StoreError, TournamentRow
+
+
+def dumps(obj: Any, what: str) -> str:
+    try:
+        return json.dumps(obj, separators=(",", ":"))
+    except (TypeError, ValueError) as exc:
+        raise StoreError(f"{what} is not JSON-serialisable: {exc}") from exc
+
+
+def loads(text: str, what: str) -> Any:
+    try:
+        return json.loads(text)
+    except ValueError as exc:
+        raise StoreError(f"{what} is not valid JSON: {exc}") from exc
+
+
+def player(row: Any) -> PlayerRow:
+    return PlayerRow(row[0], row[1], bytes(row[2]), row[3])
+
+
+def room(row: Any) -> RoomRow:
+    return RoomRow(row[0], row[1], row[2], row[3], row[4])
+
+
+def tournament(row: Any) -> TournamentRow:
+    return TournamentRow(row[0], row[1], row[2], float(row[3]), float(row[4]))
