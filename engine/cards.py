@@ -42,14 +42,6 @@ _BYTE_CARDS: tuple[tuple[tuple[Card, ...], ...], ...] = tuple(
 )
 
 
-def suit_of(card: Card) -> Suit:
-    return card >> 3
-
-
-def rank_of(card: Card) -> int:
-    return card & 7
-
-
 def parse_card(text: object) -> Card:
     """``"Jh"`` or ``"10h"`` to a card; anything else raises :class:`NotationError`."""
     card = _BY_TEXT.get(text) if isinstance(text, str) else None

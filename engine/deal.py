@@ -168,10 +168,6 @@ class Deal:
             return [TAKE, LEAVE]
         return []
 
-    def trick_seats(self) -> list[int]:
-        """The seats that played the cards of the current trick, in order."""
-        return [(self.leader + i) & 3 for i in range(len(self.trick))]
-
     # -- validated path ------------------------------------------------------------------
 
     def check(self, seat: int, action: Action) -> None:

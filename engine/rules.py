@@ -75,9 +75,6 @@ class Rules:
     def amsterdam(self) -> bool:
         return self.variant is Variant.AMSTERDAM
 
-    def with_options(self, **changes: Any) -> Rules:
-        return replace(self, **changes)
-
     def to_dict(self) -> dict[str, Any]:
         return {k: (v.value if isinstance(v, StrEnum) else v) for k, v in asdict(self).items()}
 

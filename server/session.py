@@ -126,18 +126,13 @@ async def handle(client: Client, s: Services, m: Any, started: float) -> None:
                 )
             actor = _member_room(client, m.room_id)
             await actor.call(lambda: actor.chat(client, m.text))
-        case p.TournamentRegister():
+        case (
+            p.TournamentRegister() | p.TournamentUnregister() | p.TournamentLeave()
+            | p.TournamentWatch()
+        ):  # fmt: skip
             t = await _tournament(s, m.tournament_id)
-            await t.call(lambda: t.register(client))
-        case p.TournamentUnregister():
-            t = await _tournament(s, m.tournament_id)
-            await t.call(lambda: t.unregister(client))
-        case p.TournamentLeave():
-            t = await _tournament(s, m.tournament_id)
-            await t.call(lambda: t.leave(client))
-        case p.TournamentWatch():
-            t = await _tournament(s, m.tournament_id)
-            await t.call(lambda: t.watch(client))
+            command = getattr(t, m.type.removeprefix("tournament_"))  # register, leave, ...
+            await t.call(lambda: command(client))
         case p.GetRecord():
             record = await s.store.match(m.match_id)
             if record is None:

@@ -10,8 +10,19 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from .base import StoreError
+
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
 _NAME = re.compile(r"^(\d{4})_[A-Za-z0-9_]+\.sql$")
+
+
+def check_newer(applied: set[int], migrations: list[tuple[int, str]]) -> None:
+    """Refuse a database migrated by a newer server than this one."""
+    if applied and max(applied) > len(migrations):
+        raise StoreError(
+            f"database schema version {max(applied)} is newer than this server's "
+            f"({len(migrations)})"
+        )
 
 
 def list_migrations(dialect: str) -> list[tuple[int, str]]:

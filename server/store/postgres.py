@@ -42,7 +42,7 @@ from server.store.base import (
     TournamentRow,
     VersionConflict,
 )
-from server.store.migrations import list_migrations
+from server.store.migrations import check_newer, list_migrations
 
 __all__ = ["PostgresStore", "migration_lock_key"]
 
@@ -205,11 +205,7 @@ class PostgresStore:
                 " (version INTEGER PRIMARY KEY, applied_at DOUBLE PRECISION NOT NULL)"
             )
             applied = {v for (v,) in await conn.fetch("SELECT version FROM schema_migrations")}
-            if applied and max(applied) > len(migrations):
-                raise StoreError(
-                    f"database schema version {max(applied)} is newer than this server's "
-                    f"({len(migrations)})"
-                )
+            check_newer(applied, migrations)
             for version, sql in migrations:
                 if version in applied:
                     continue

@@ -32,7 +32,7 @@ from server.store.base import (
     TournamentRow,
     VersionConflict,
 )
-from server.store.migrations import list_migrations
+from server.store.migrations import check_newer, list_migrations
 
 __all__ = ["SqliteStore"]
 
@@ -430,11 +430,7 @@ def _migrate(conn: sqlite3.Connection) -> None:
         " (version INTEGER PRIMARY KEY, applied_at REAL NOT NULL)"
     )
     applied = {v for (v,) in conn.execute("SELECT version FROM schema_migrations")}
-    if applied and max(applied) > len(migrations):
-        raise StoreError(
-            f"database schema version {max(applied)} is newer than this server's "
-            f"({len(migrations)})"
-        )
+    check_newer(applied, migrations)
     for version, sql in migrations:
         if version in applied:
             continue

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from engine import Action, Deal, Match, Phase, Rules
+from engine import Deal, Match, Rules
 from engine.views import view
 
 
@@ -33,6 +33,3 @@ def deal_at_trump(rules: Rules, hands: list[int], trump: int, chooser: int, deal
 def finish_deal(match: Match, rng: random.Random) -> None:
     number = match.deal_number
     play_random(match, rng, until=lambda m: m.over or m.deal_number > number)
-
-
-__all__ = ["Action", "Phase", "deal_at_trump", "finish_deal", "play_random", "snapshot"]

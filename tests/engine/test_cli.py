@@ -75,7 +75,6 @@ def test_analyze_reports_an_illegal_play_and_goes_on(tmp_path) -> None:
 
 
 def test_analyze_names_an_illegal_but_held_card() -> None:
-    case = load_cases("legal_moves.json")  # noqa: F841 - rule cases must be reachable
     deal = load_cases("deals.json")[0]
     bad = dict(deal, plays=list(deal["plays"]))
     seat_hand = next(h for h in deal["hands"] if deal["plays"][1] in h)  # the second player's hand
