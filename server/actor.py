@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -31,11 +32,13 @@ class Actor:
         self.clock = clock
         self.name = name
         self.log = log
-        self.inbox: asyncio.Queue[tuple[Command, asyncio.Future[Any]]] = asyncio.Queue()
         self.deadline: float | None = None  # clock.now() seconds
         self.task: asyncio.Task[None] | None = None
+        self._queue: deque[tuple[Command, asyncio.Future[Any]]] = deque()
+        self._wake: asyncio.Future[None] | None = None  # set while the task waits
         self._timer: asyncio.Future[None] | None = None
         self._timer_at: float | None = None
+        self._due = False  # the timer for ``deadline`` has fired
         self._stopping = False
 
     # -- hooks ---------------------------------------------------------------------------
@@ -68,7 +71,7 @@ class Actor:
         if not self.running:
             raise Refused(self.closed_code, f"{self.name} is closed")
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self.inbox.put_nowait((fn, future))
+        self._post(fn, future)
         return await future
 
     def tell(self, fn: Command) -> None:
@@ -78,7 +81,7 @@ class Actor:
             return
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         future.add_done_callback(self._log_told)
-        self.inbox.put_nowait((fn, future))
+        self._post(fn, future)
 
     def _log_told(self, future: asyncio.Future[Any]) -> None:
         if not future.cancelled() and future.exception() is not None:
@@ -90,43 +93,52 @@ class Actor:
         if task is None or task.done():
             return
         self._stopping = True
-        self.inbox.put_nowait((_stop, asyncio.get_running_loop().create_future()))
+        self._post(_stop, asyncio.get_running_loop().create_future())
         done, _ = await asyncio.wait({task}, timeout=grace)
         if not done:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
 
+    # -- the task ------------------------------------------------------------------------
+    # One plain future to sleep on and a callback on the clock's timer: no task or
+    # ``asyncio.wait`` per command, which matters at a thousand actions a second.
+
+    def _post(self, fn: Command, future: asyncio.Future[Any]) -> None:
+        self._queue.append((fn, future))
+        self._notify()
+
+    def _notify(self) -> None:
+        if self._wake is not None and not self._wake.done():
+            self._wake.set_result(None)
+
     async def _run(self) -> None:
-        get: asyncio.Future[Any] | None = None
+        loop = asyncio.get_running_loop()
         try:
             while True:
-                if get is None:
-                    get = asyncio.ensure_future(self.inbox.get())
-                timer = self._timer_future()
-                waiters: set[asyncio.Future[Any]] = {get} if timer is None else {get, timer}
-                done, _ = await asyncio.wait(waiters, return_when=asyncio.FIRST_COMPLETED)
-                if get in done:
-                    fn, future = get.result()
-                    get = None
+                self._arm()
+                if not self._queue and not (self._due and not self._stopping):
+                    self._wake = loop.create_future()
+                    try:
+                        await self._wake
+                    finally:
+                        self._wake = None
+                if self._queue:
+                    fn, future = self._queue.popleft()
                     if fn is _stop:
                         future.set_result(None)
                         return
                     await self._execute(fn, future)
-                elif timer is not None and timer in done and not self._stopping:
+                elif self._due and not self._stopping:
                     self._cancel_timer()
                     self.deadline = None
                     await self._guarded()
-                if self.finished() and self.inbox.empty():
+                if self.finished() and not self._queue:
                     return
         finally:
             self._cancel_timer()
-            if get is not None and get.done() and not get.cancelled():
-                self._refuse(*get.result())
-            elif get is not None:
-                get.cancel()
-            while not self.inbox.empty():
-                self._refuse(*self.inbox.get_nowait())
+            while self._queue:
+                self._refuse(*self._queue.popleft())
             self.on_exit()
 
     def _refuse(self, fn: Command, future: asyncio.Future[Any]) -> None:
@@ -166,17 +178,23 @@ class Actor:
             self.log.exception("deadline_action_failed")
             self.on_failure()
 
-    def _timer_future(self) -> asyncio.Future[None] | None:
+    def _arm(self) -> None:
+        """Keep one timer on the clock for the current ``deadline``."""
         if self.deadline is None:
             self._cancel_timer()
-            return None
-        if self._timer is None or self._timer_at != self.deadline:
+        elif self._timer is None or self._timer_at != self.deadline:
             self._cancel_timer()
             self._timer = self.clock.sleep_until(self.deadline)
             self._timer_at = self.deadline
-        return self._timer
+            self._timer.add_done_callback(self._fire)
+
+    def _fire(self, timer: asyncio.Future[None]) -> None:
+        if timer is self._timer and not timer.cancelled():
+            self._due = True
+            self._notify()
 
     def _cancel_timer(self) -> None:
         if self._timer is not None and not self._timer.done():
             self._timer.cancel()
         self._timer = self._timer_at = None
+        self._due = False

@@ -16,7 +16,7 @@ class Settings:
     redis_url: str | None = None
     cpu_delay: float = 0.6  # seconds a CPU player waits before acting
     away_after: int = 2  # timeouts in a row that mark a seat away
-    history: int = 512  # updates kept per room for resume
+    history: int = 40  # updates kept per room for resume (a deal: 32 cards and the trump)
     outbox: int = 256  # frames queued per connection before it is dropped
     rate: float = 20.0  # messages per second a connection may send
     burst: int = 40

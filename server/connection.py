@@ -1,7 +1,8 @@
-"""One websocket connection: identity, a bounded outbox with its own writer, rate limits.
+"""One websocket connection: identity, a bounded outbox, rate limits.
 
 The server never awaits a client: :meth:`Client.send` queues a frame or, when the outbox is
-full, drops the client (it can resume with its token).
+full, drops the client (it can resume with its token).  One writer task per connection
+sends the outbox in order, sleeping on a plain future while it is empty.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import asyncio
 import contextlib
 import json
 import time
+from collections import deque
 from typing import TYPE_CHECKING, Any
 
 from websockets.asyncio.server import ServerConnection
@@ -54,12 +56,14 @@ class Client:
         self.rooms: dict[str, RoomActor] = {}
         self.tournaments: dict[str, TournamentActor] = {}
         self.lobby = False
-        self.outbox: asyncio.Queue[str | None] = asyncio.Queue(maxsize=services.settings.outbox)
+        self.outbox: deque[str | None] = deque()  # None: close after the frames before it
+        self._outbox_limit = services.settings.outbox
         self.bucket = TokenBucket(services.settings.rate, services.settings.burst)
         self.chat_bucket = TokenBucket(services.settings.chat_rate, services.settings.chat_burst)
         self.strikes = 0
         self.closing = False
         self._closer: asyncio.Task[None] | None = None
+        self._wake: asyncio.Future[None] | None = None  # set while the writer waits
         self.writer = asyncio.create_task(self._write(), name="client-writer")
 
     @property
@@ -74,11 +78,16 @@ class Client:
         """Queue an encoded frame (one encoding can serve many recipients)."""
         if self.closing:
             return
-        try:
-            self.outbox.put_nowait(frame)
-        except asyncio.QueueFull:
+        if len(self.outbox) >= self._outbox_limit:
             self.s.metrics.dropped.inc()
             self.close(CLOSE_TRY_LATER, "too slow to keep up: reconnect and resume")
+            return
+        self.outbox.append(frame)
+        self._notify()
+
+    def _notify(self) -> None:
+        if self._wake is not None and not self._wake.done():
+            self._wake.set_result(None)
 
     def error(self, code: str, message: str, ref: str | None = None) -> None:
         self.s.metrics.errors.labels(code).inc()
@@ -92,10 +101,12 @@ class Client:
         if self.closing:
             return
         self.closing = True
-        try:
-            self.outbox.put_nowait(None)
-        except asyncio.QueueFull:
+        if len(self.outbox) >= self._outbox_limit:
+            self.outbox.clear()  # too far behind to flush first
             self.writer.cancel()
+        else:
+            self.outbox.append(None)
+            self._notify()
         self._closer = asyncio.create_task(self._close(code, reason))
 
     async def _close(self, code: int, reason: str) -> None:
@@ -104,9 +115,20 @@ class Client:
         await self.ws.close(code, reason)
 
     async def _write(self) -> None:
+        """Send the outbox in order until its ``None`` (the close) or the connection ends."""
+        loop = asyncio.get_running_loop()
         try:
-            while (frame := await self.outbox.get()) is not None:
-                await self.ws.send(frame)
+            while True:
+                while self.outbox:
+                    frame = self.outbox.popleft()
+                    if frame is None:
+                        return
+                    await self.ws.send(frame)
+                self._wake = loop.create_future()
+                try:
+                    await self._wake
+                finally:
+                    self._wake = None
         except ConnectionClosed:
             pass
 

@@ -409,6 +409,7 @@ class SqliteStore:
             if mode.lower() != "wal" and self._path != ":memory:":
                 raise StoreError(f"cannot use WAL journal mode on {self._path} (got {mode!r})")
             conn.execute("PRAGMA synchronous=FULL")
+            conn.execute("PRAGMA cache_size=-512")  # KiB: writes append; reads are rare
             _migrate(conn)
         except BaseException:
             conn.close()

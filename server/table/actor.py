@@ -28,11 +28,15 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True, slots=True)
 class Step:
-    """One committed entry as it was sent: kept so a resuming client sees it the same."""
+    """One committed entry as it was sent: kept so a resuming client sees it the same.
+
+    Only what an update shows is kept (a room holds ``history`` of these)."""
 
     version: int
-    entry: dict[str, Any]
-    events: list[Event]
+    kind: str
+    seat: int | None
+    by: str | None
+    events: tuple[Event, ...]
     turn: int | None
     deadline: float | None
     summary: dict[str, Any] | None
@@ -111,8 +115,8 @@ class RoomActor(Actor):
             self._schedule()  # a new decision (or a seat became automatic): a new deadline
         changed = status != self.room.status or entry["t"] in ROOM_CHANGES
         step = Step(
-            version, entry, events, self.room.turn, self.deadline_wall,
-            self.summary() if changed else None,
+            version, entry["t"], entry.get("seat"), entry.get("by"), tuple(events),
+            self.room.turn, self.deadline_wall, self.summary() if changed else None,
         )  # fmt: skip
         self.history.append(step)
         frames: dict[int | None, str] = {}  # one encoding per seat (and one for spectators)
@@ -138,20 +142,19 @@ class RoomActor(Actor):
     def _update(self, step: Step, seat: int | None, current: bool) -> dict[str, Any]:
         """An update as ``seat`` (None: a spectator) may see it; ``legal`` only when it is
         the latest update and that seat's decision."""
-        entry = step.entry
         message: dict[str, Any] = {
             "type": "update",
             "room_id": self.room.id,
             "version": step.version,
-            "kind": entry["t"],
+            "kind": step.kind,
             "events": [project(e, seat) for e in step.events],
             "turn": step.turn,
             "deadline": step.deadline,
         }
-        if "seat" in entry:
-            message["seat"] = entry["seat"]
-        if entry["t"] == "act":
-            message["by"] = entry["by"]
+        if step.seat is not None:
+            message["seat"] = step.seat
+        if step.by is not None:
+            message["by"] = step.by
         if step.summary is not None:
             message["room"] = step.summary
         match = self.room.match
