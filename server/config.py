@@ -12,8 +12,12 @@ class Settings:
     host: str = "127.0.0.1"
     port: int = 8765
     db: str = "klaverjas.sqlite3"
-    database_url: str | None = None
-    redis_url: str | None = None
+    database_url: str | None = None  # PostgreSQL instead of the SQLite file ``db``
+    database_schema: str | None = None  # PostgreSQL schema (default: the server's search path)
+    redis_url: str | None = None  # Redis: several nodes share one lobby (needs database_url)
+    redis_prefix: str = "kj"  # Redis keys and channels start with this (one cluster each)
+    node_id: str | None = None  # this node's name in the cluster (default: random)
+    lease_seconds: float = 5.0  # a dead node's tables are taken over after at most this
     cpu_delay: float = 0.6  # seconds a CPU player waits before acting
     away_after: int = 2  # timeouts in a row that mark a seat away
     history: int = 40  # updates kept per room for resume (a deal: 32 cards and the trump)

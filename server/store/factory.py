@@ -19,7 +19,7 @@ def open_store(settings: Settings) -> Store:
     if settings.database_url:
         from server.store.postgres import PostgresStore
 
-        return PostgresStore(settings.database_url)
+        return PostgresStore(settings.database_url, schema=settings.database_schema)
     from server.store.sqlite import SqliteStore
 
     return SqliteStore(settings.db)
