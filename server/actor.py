@@ -27,12 +27,14 @@ async def _stop() -> None:
 
 class Actor:
     closed_code = "closed"
+    key = ""  # the id of the durable log this actor writes
 
     def __init__(self, clock: Clock, name: str, log: Any) -> None:
         self.clock = clock
         self.name = name
         self.log = log
         self.deadline: float | None = None  # clock.now() seconds
+        self.epoch: int | None = None  # the fencing epoch of this node's lease (a cluster)
         self.task: asyncio.Task[None] | None = None
         self._queue: deque[tuple[Command, asyncio.Future[Any]]] = deque()
         self._wake: asyncio.Future[None] | None = None  # set while the task waits

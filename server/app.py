@@ -24,15 +24,17 @@ from engine import Match, Rules, preset
 from engine.errors import NotationError
 
 from . import protocol as p
+from .actor import Actor
 from .clock import Clock, RealClock
+from .cluster import Cluster
 from .config import Settings
 from .connection import CLOSE_RESTART, Client
-from .ids import new_id, new_invite_code, normalize_code
+from .ids import new_id, new_invite_code
 from .lobby import Directory, Identity
 from .logs import log
 from .metrics import Metrics
 from .session import serve_client
-from .store.base import RoomRow, Store, StoreError
+from .store.base import Fenced, RoomRow, Store, StoreError
 from .store.factory import open_store
 from .table.actor import RoomActor
 from .table.room import FINISHED, OPEN, PLAYING, Room, RoomError
@@ -56,6 +58,8 @@ class Services:
         self.tournaments: dict[str, TournamentActor] = {}
         self.sessions: dict[str, set[Client]] = {}  # player id -> its open connections
         self.directory = Directory()
+        self.cluster: Cluster | None = None  # set when Redis is configured
+        self._adopting: dict[str, asyncio.Future[Actor | None]] = {}
         self.identity = Identity(store, self.nicknames, clock.wall)
         self.clock_perf = time.perf_counter
         self.metrics.rooms.set_function(lambda: len(self.actors))
@@ -63,11 +67,18 @@ class Services:
             lambda: sum(a.room.status == PLAYING for a in self.actors.values())
         )
 
-    async def store_append(self, room_id: str, version: int, entry: dict[str, Any]) -> None:
+    async def store_append(self, actor: Actor, version: int, entry: dict[str, Any]) -> None:
+        """Make an actor's entry durable; refused if another node has taken the actor over."""
         try:
-            await self.store.append(room_id, version, entry)
+            await self.store.append(actor.key, version, entry, epoch=actor.epoch)
+        except Fenced:
+            log.warning("fenced", key=actor.key, epoch=actor.epoch)
+            asyncio.get_running_loop().create_task(self.relinquish(actor))
+            raise RoomError(
+                "room_unavailable", "the table is moving to another server: try again"
+            ) from None
         except StoreError as err:
-            log.error("store_append_failed", room_id=room_id, error=str(err))
+            log.error("store_append_failed", key=actor.key, error=str(err))
             raise RoomError("storage_unavailable", "storage is unavailable: try again") from None
 
     async def room_changed(self, actor: RoomActor) -> None:
@@ -82,33 +93,69 @@ class Services:
         row = await self.store.room(room.id)
         if row is not None and row.status != room.status:
             await self.store.set_room_status(room.id, room.status)
-        self.directory.update(actor.summary())
+        self.room_listed(actor.summary())
         if room.tournament and room.status == FINISHED and room.match is not None:
-            tournament = self.tournaments.get(room.tournament)
             winner, totals = room.match.winner, list(room.match.totals)
-            if tournament is not None and winner is not None:
-                tournament.tell(lambda: tournament.table_finished(room.id, winner, totals))
+            if winner is not None:
+                await self.tell(room.tournament, "table_finished", room.id, winner, totals)
 
     async def save_record(self, room: Room) -> None:
         """Store a finished match's record once (idempotent)."""
         if room.match is not None and await self.store.match(room.id) is None:
             await self.store.save_match(room.id, room.id, room.match.to_record())
 
-    def tournament_progress(self, room: Room) -> None:
-        tournament = self.tournaments.get(room.tournament or "")
-        if tournament is not None and room.match is not None:
-            totals = list(room.match.totals)
-            tournament.tell(lambda: tournament.table_progress(room.id, totals))
+    async def tournament_progress(self, room: Room) -> None:
+        if room.tournament and room.match is not None:
+            await self.tell(room.tournament, "table_progress", room.id, list(room.match.totals))
+
+    async def tell(self, key: str, op: str, *args: Any) -> None:
+        """Ask the actor of ``key`` (here, or on the node that owns it) to run ``op``."""
+        actor = self.actors.get(key) or self.tournaments.get(key)
+        if actor is not None:
+            command = getattr(actor, op)
+            actor.tell(lambda: command(*args))
+        elif self.cluster is not None:
+            await self.cluster.tell(key, op, list(args))
+
+    def room_listed(self, summary: dict[str, Any]) -> None:
+        """A room's summary changed: the lobby of every node hears of it."""
+        if self.cluster is not None:
+            self.cluster.publish_room(summary)
+        else:
+            self.directory.update(summary)
+
+    def tournament_changed(self, summary: dict[str, Any]) -> None:
+        if self.cluster is not None:
+            self.cluster.publish_tournament(summary)
+        else:
+            self.directory.update_tournament(summary)
+
+    def to_players(self, players: set[str], frame: str, everywhere: bool = True) -> None:
+        """Send ``frame`` to every connection of these players (on every node)."""
+        for player in players:
+            for client in self.sessions.get(player, ()):
+                client.send_text(frame)
+        if everywhere and self.cluster is not None:
+            self.cluster.to_players(players, frame)
 
     def retire(self, actor: RoomActor) -> None:
         self.actors.pop(actor.room.id, None)
 
-    def launch(self, room: Room) -> RoomActor:
+    def launch(self, room: Room, epoch: int | None = None) -> RoomActor:
         actor = RoomActor(room, self)
+        actor.epoch = epoch
         self.actors[room.id] = actor
         actor.start()
-        self.directory.update(actor.summary())
+        self.room_listed(actor.summary())
         return actor
+
+    async def own(self, key: str) -> int | None:
+        """Take the lease of a new room or tournament (a cluster): its fencing epoch."""
+        if self.cluster is None:
+            return None
+        if not await self.cluster.claim(key):
+            raise RoomError("room_unavailable", "could not take the new table: try again")
+        return await self.store.fence(key)
 
     async def create_room(self, client: Client, m: p.CreateRoom) -> None:
         options = {k: v for k, v in m.rules.model_dump().items() if v is not None}
@@ -128,31 +175,80 @@ class Services:
             )
         except StoreError:
             raise RoomError("storage_unavailable", "storage is unavailable: try again") from None
-        actor = self.launch(Room.from_log(room_id, [first]))
+        actor = self.launch(Room.from_log(room_id, [first]), await self.own(room_id))
         if m.seat is not None:
             await actor.call(lambda: actor.take_seat(client, m.seat))  # type: ignore[arg-type]
         else:
             await actor.call(lambda: actor.watch(client))
 
-    async def room_actor(self, room_id: str) -> RoomActor:
-        actor = self.actors.get(room_id)
-        if actor is None:
-            raise p.ProtocolError("no_such_room", f"no open room {room_id!r}")
+    async def locate(self, key: str) -> Actor | str | None:
+        """The actor of a room or tournament on this node, else the node that owns it; a
+        live one that nobody owns is taken over here.  None: no such live room."""
+        actor = self.actors.get(key) or self.tournaments.get(key)
+        if actor is not None or self.cluster is None:
+            return actor
+        node = await self.cluster.owner(key)
+        if node is not None and node != self.cluster.node:
+            return node
+        return await self.adopt(key)
+
+    async def adopt(self, key: str) -> Actor | None:
+        """Take over a live room or tournament that no node owns: lease, fence, replay."""
+        assert self.cluster is not None
+        if key in self._adopting:
+            return await asyncio.shield(self._adopting[key])
+        future: asyncio.Future[Actor | None] = asyncio.get_running_loop().create_future()
+        self._adopting[key] = future
+        try:
+            actor = await self._adopt(self.cluster, key)
+            future.set_result(actor)
+            return actor
+        except BaseException as err:
+            future.set_exception(err)
+            future.exception()  # retrieved: callers waiting on it get it too
+            raise
+        finally:
+            del self._adopting[key]
+
+    async def _adopt(self, cluster: Cluster, key: str) -> Actor | None:
+        existing = self.actors.get(key) or self.tournaments.get(key)
+        if existing is not None or cluster.stopping or not await cluster.claim(key):
+            return existing
+        try:
+            epoch = await self.store.fence(key)
+            actor: Actor | None
+            if key.startswith("t_"):
+                trow = await self.store.tournament(key)
+                live = trow is not None and trow.status in ("scheduled", "running")
+                actor = await self._load_tournament(key, epoch) if live else None
+            else:
+                row = await self.store.room(key)
+                live = row is not None and row.status in (OPEN, PLAYING)
+                actor = await self._load_room(key, epoch) if live else None
+        except BaseException:
+            await cluster.release([key])
+            raise
+        if actor is None or not actor.running:
+            await cluster.release([key])
+            return None
+        log.info("adopted", key=key, epoch=epoch)
+        cluster.announce(key)
         return actor
 
-    async def find_room(self, room_id: str | None, code: str | None) -> RoomActor:
-        """A room by id (public rooms only) or by invite code (any room)."""
-        if code is not None:
-            row = await self.store.room_by_invite(normalize_code(code))
-            if row is None or row.id not in self.actors:
-                raise p.ProtocolError("bad_invite", "no open room has that invite code")
-            return self.actors[row.id]
-        if room_id is None:
-            raise p.ProtocolError("invalid_field", "room_id or invite_code is required")
-        actor = await self.room_actor(room_id)
-        if actor.room.private:
-            raise p.ProtocolError("invite_required", "this room is private: use its invite code")
-        return actor
+    async def relinquish(self, actor: Actor) -> None:
+        """This node lost the lease of ``actor``: stop it; its members follow the new owner."""
+        if self.actors.get(actor.key) is actor:
+            del self.actors[actor.key]
+        if self.tournaments.get(actor.key) is actor:
+            del self.tournaments[actor.key]
+        log.warning("relinquished", key=actor.key)
+        await actor.stop()
+        if isinstance(actor, RoomActor):
+            for member in list(actor.members):
+                member.rooms.pop(actor.key, None)  # keeps its version: it resumes from there
+        elif isinstance(actor, TournamentActor):
+            for watcher in list(actor.watchers):
+                watcher.tournaments.pop(actor.key, None)
 
     # -- tournaments ---------------------------------------------------------------------
 
@@ -163,7 +259,7 @@ class Services:
         tid, first = await new_tournament(
             self.store, fmt, start_at, fill_with_cpu, start_when_full, repeat, self.clock.wall()
         )
-        return self.launch_tournament(Tournament.from_log(tid, [first]))
+        return self.launch_tournament(Tournament.from_log(tid, [first]), await self.own(tid))
 
     async def schedule_next(self, t: Tournament, start_at: float) -> None:
         """The next of a repeating series, once: its id follows from the previous one, so a
@@ -175,13 +271,16 @@ class Services:
             self.store, t.format, start_at, t.fill_with_cpu, False, t.repeat,
             self.clock.wall(), tid=tid,
         )  # fmt: skip
-        self.launch_tournament(Tournament.from_log(tid, [first]))
+        self.launch_tournament(Tournament.from_log(tid, [first]), await self.own(tid))
 
-    def launch_tournament(self, tournament: Tournament) -> TournamentActor:
+    def launch_tournament(
+        self, tournament: Tournament, epoch: int | None = None
+    ) -> TournamentActor:
         actor = TournamentActor(tournament, self)
+        actor.epoch = epoch
         self.tournaments[tournament.id] = actor
         actor.start()
-        self.directory.update_tournament(actor.summary())
+        self.tournament_changed(actor.summary())
         return actor
 
     def retire_tournament(self, actor: TournamentActor) -> None:
@@ -190,6 +289,12 @@ class Services:
     async def ensure_open_quick(self) -> None:
         """Keep one "start when full" Quick tournament open (an operator setting)."""
         if not self.settings.quick_when_full:
+            return
+        if self.cluster is not None:  # one for the whole cluster, whichever node makes it
+            async with self.cluster.lock("quick"):
+                rows = await self.store.tournaments_with_status("scheduled")
+                if not any(row.start_at == 0 for row in rows):
+                    await self.schedule_tournament("quick", 0.0, False, True, None)
             return
         if not any(
             a.t.start_when_full and a.t.status == "scheduled" for a in self.tournaments.values()
@@ -209,14 +314,12 @@ class Services:
         for entrant in seats:
             if not entrant.startswith("cpu:"):
                 await self.identity.nickname(entrant)
-        actor = self.launch(Room.from_log(room_id, [first]))
+        actor = self.launch(Room.from_log(room_id, [first]), await self.own(room_id))
         await actor.call(actor.begin)
         return room_id
 
     async def replace_with_cpu(self, room_id: str, player: str) -> None:
-        actor = self.actors.get(room_id)
-        if actor is not None:
-            actor.tell(lambda: actor.replace_with_cpu(player))
+        await self.tell(room_id, "replace_with_cpu", player)
 
     async def finished_room_result(self, room_id: str) -> tuple[int, list[int]] | None:
         record = await self.store.match(room_id)
@@ -230,26 +333,35 @@ class Services:
         rows = await self.store.tournaments_with_status("scheduled", "running")
         fresh = [row for row in rows if row.id not in self.tournaments]
         for row in fresh:
-            entries = [e.entry for e in await self.store.log(row.id)]
-            tournament = Tournament.from_log(row.id, entries)
-            for player in tournament.registered:
-                await self.identity.nickname(player)
-            actor = self.launch_tournament(tournament)
-            actor.tell(actor.resume)
+            await self._load_tournament(row.id, None)
         return len(fresh)
 
     async def resume_rooms(self) -> int:
         rows = await self.store.rooms_with_status(OPEN, PLAYING)
         for row in rows:
-            entries = [e.entry for e in await self.store.log(row.id)]
-            room = Room.from_log(row.id, entries)
-            for seat in room.seats:
-                if seat.player:
-                    await self.identity.nickname(seat.player)
-            actor = self.launch(room)
-            if room.status not in (OPEN, PLAYING):
-                await self.room_changed(actor)
+            await self._load_room(row.id, None)
         return len(rows)
+
+    async def _load_tournament(self, tid: str, epoch: int | None) -> TournamentActor:
+        entries = [e.entry for e in await self.store.log(tid)]
+        tournament = Tournament.from_log(tid, entries)
+        for player in tournament.registered:
+            await self.identity.nickname(player)
+        actor = self.launch_tournament(tournament, epoch)
+        actor.tell(actor.resume)
+        return actor
+
+    async def _load_room(self, room_id: str, epoch: int | None) -> RoomActor:
+        """Replay a room's log and run it (repairing a finished one's status and record)."""
+        entries = [e.entry for e in await self.store.log(room_id)]
+        room = Room.from_log(room_id, entries)
+        for seat in room.seats:
+            if seat.player:
+                await self.identity.nickname(seat.player)
+        actor = self.launch(room, epoch)
+        if room.status not in (OPEN, PLAYING):
+            await self.room_changed(actor)
+        return actor
 
 
 class Server:
@@ -271,11 +383,17 @@ class Server:
         return self.ws.sockets[0].getsockname()[1]
 
     async def start(self) -> None:
-        await self.services.store.open()
-        resumed = await self.services.resume_rooms()
-        await self.services.load_tournaments()
-        await self.services.ensure_open_quick()
-        self._poller = asyncio.create_task(self._poll_tournaments(), name="tournament-poller")
+        services = self.services
+        await services.store.open()
+        if self.settings.redis_url:  # a cluster: the nodes share out the live tables
+            services.cluster = Cluster(self.settings, services)
+            await services.cluster.start()
+            resumed = len(services.actors)
+        else:
+            resumed = await services.resume_rooms()
+            await services.load_tournaments()
+            self._poller = asyncio.create_task(self._poll_tournaments(), name="tournament-poller")
+        await services.ensure_open_quick()
         self.ws = await serve(
             self._handler,
             self.settings.host,
@@ -300,10 +418,13 @@ class Server:
             self._poller.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._poller
+        held = [*self.services.tournaments, *self.services.actors]
         for tournament in list(self.services.tournaments.values()):
             await tournament.stop()
         for actor in list(self.services.actors.values()):
             await actor.stop()
+        if self.services.cluster is not None:  # hand every table to the other nodes now
+            await self.services.cluster.stop(held)
         for client in list(self.clients):
             client.close(CLOSE_RESTART, "server restarting: resume shortly")
         if self.ws is not None:
@@ -322,6 +443,8 @@ class Server:
 
     async def _handler(self, ws: ServerConnection) -> None:
         client = Client(ws, self.services)
+        if self.services.cluster is not None:
+            self.services.cluster.connected(client)
         self.clients.add(client)
         self.services.metrics.connections.inc()
         try:
@@ -334,6 +457,14 @@ class Server:
         path = request.path.split("?")[0]
         if request.headers.get("Upgrade", "").lower() == "websocket":
             return None
+        if path == "/cluster":
+            cluster = self.services.cluster
+            body = {
+                "node": cluster.node if cluster else None,
+                "rooms": sorted(self.services.actors),
+                "tournaments": sorted(self.services.tournaments),
+            }
+            return _response(HTTPStatus.OK, json.dumps(body).encode(), "application/json")
         if path == "/healthz":
             return _response(HTTPStatus.OK, b"ok\n", "text/plain")
         if path == "/metrics":

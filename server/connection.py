@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING, Any
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
 
+from .ids import new_id
+
 if TYPE_CHECKING:
     from .app import Services
     from .table.actor import RoomActor
@@ -47,32 +49,77 @@ class TokenBucket:
         return False
 
 
-class Client:
-    def __init__(self, ws: ServerConnection, services: Services) -> None:
-        self.ws = ws
+class Peer:
+    """Whoever a room or tournament talks to: a connection here (:class:`Client`), or one on
+    another node that the cluster stands in for (``server.cluster.RemoteClient``)."""
+
+    forwarded = False  # True for a connection of another node: its commands are never re-routed
+
+    def __init__(self, services: Services) -> None:
         self.s = services
         self.player_id = ""
         self.nickname = ""
         self.rooms: dict[str, RoomActor] = {}
         self.tournaments: dict[str, TournamentActor] = {}
-        self.lobby = False
-        self.outbox: deque[str | None] = deque()  # None: close after the frames before it
-        self._outbox_limit = services.settings.outbox
         self.bucket = TokenBucket(services.settings.rate, services.settings.burst)
         self.chat_bucket = TokenBucket(services.settings.chat_rate, services.settings.chat_burst)
         self.strikes = 0
         self.closing = False
-        self._closer: asyncio.Task[None] | None = None
-        self._wake: asyncio.Future[None] | None = None  # set while the writer waits
-        self.writer = asyncio.create_task(self._write(), name="client-writer")
 
     @property
     def identified(self) -> bool:
         return bool(self.player_id)
 
     def send(self, message: dict[str, Any]) -> None:
-        """Queue a frame; never blocks.  A client whose outbox is full is dropped."""
+        """Queue a frame; never blocks."""
         self.send_text(encode(message))
+
+    def send_text(self, frame: str) -> None:
+        raise NotImplementedError
+
+    def deliver(self, room_id: str, version: int, frame: str) -> None:
+        """A room's frame as of ``version`` (what resuming after a move starts from)."""
+        self.send_text(frame)
+
+    def left(self, room_id: str) -> None:
+        """No longer a member of ``room_id``."""
+        self.rooms.pop(room_id, None)
+
+    def error(self, code: str, message: str, ref: str | None = None) -> None:
+        self.s.metrics.errors.labels(code).inc()
+        frame: dict[str, Any] = {"type": "error", "code": code, "message": message}
+        if ref is not None:
+            frame["ref"] = ref
+        self.send(frame)
+
+    def close(self, code: int, reason: str) -> None:
+        raise NotImplementedError
+
+
+class Client(Peer):
+    """A websocket connection to this node."""
+
+    def __init__(self, ws: ServerConnection, services: Services) -> None:
+        super().__init__(services)
+        self.ws = ws
+        self.conn_id = new_id("c")
+        self.versions: dict[str, int] = {}  # room id -> the last version sent here
+        self.watching: set[str] = set()  # tournaments watched on other nodes (a cluster)
+        self.forwarded_any = False  # some frame went to another node (a cluster)
+        self.lobby = False
+        self.outbox: deque[str | None] = deque()  # None: close after the frames before it
+        self._outbox_limit = services.settings.outbox
+        self._closer: asyncio.Task[None] | None = None
+        self._wake: asyncio.Future[None] | None = None  # set while the writer waits
+        self.writer = asyncio.create_task(self._write(), name="client-writer")
+
+    def deliver(self, room_id: str, version: int, frame: str) -> None:
+        self.versions[room_id] = version
+        self.send_text(frame)
+
+    def left(self, room_id: str) -> None:
+        self.rooms.pop(room_id, None)
+        self.versions.pop(room_id, None)
 
     def send_text(self, frame: str) -> None:
         """Queue an encoded frame (one encoding can serve many recipients)."""
@@ -88,13 +135,6 @@ class Client:
     def _notify(self) -> None:
         if self._wake is not None and not self._wake.done():
             self._wake.set_result(None)
-
-    def error(self, code: str, message: str, ref: str | None = None) -> None:
-        self.s.metrics.errors.labels(code).inc()
-        frame: dict[str, Any] = {"type": "error", "code": code, "message": message}
-        if ref is not None:
-            frame["ref"] = ref
-        self.send(frame)
 
     def close(self, code: int, reason: str) -> None:
         """Close after the frames already queued (idempotent)."""

@@ -14,16 +14,17 @@ import structlog
 from websockets.exceptions import ConnectionClosed
 
 from . import protocol as p
-from .connection import CLOSE_ERROR, CLOSE_POLICY, Client
+from .connection import CLOSE_ERROR, CLOSE_POLICY, Client, Peer
 from .errors import Refused
+from .ids import normalize_code
 from .logs import log
 from .store.base import StoreError
+from .table.actor import RoomActor
+from .tournament import TournamentActor
 from .tournament.state import TournamentError
 
 if TYPE_CHECKING:
     from .app import Services
-    from .table.actor import RoomActor
-    from .tournament import TournamentActor
 
 
 async def serve_client(client: Client, s: Services) -> None:
@@ -31,32 +32,10 @@ async def serve_client(client: Client, s: Services) -> None:
         async for frame in client.ws:
             if client.closing:
                 break
-            started = time.perf_counter()
             if not client.bucket.allow():
                 _refuse(client, "rate_limited", "too many messages: slow down", None)
                 continue
-            try:
-                message = p.parse(frame)
-            except p.ProtocolError as err:
-                _refuse(client, err.code, err.message, None)
-                continue
-            try:
-                await handle(client, s, message, started)
-                client.strikes = 0
-            except Refused as err:
-                _refuse(client, err.code, err.message, message.ref)
-            except StoreError:
-                log.warning("storage_unavailable", player_id=client.player_id, type=message.type)
-                client.error(
-                    "storage_unavailable", "storage is unavailable: try again", message.ref
-                )
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception(
-                    "client_message_failed", player_id=client.player_id, type=message.type
-                )
-                client.close(CLOSE_ERROR, "internal error")
+            await receive(client, s, frame)
     except ConnectionClosed:
         pass
     finally:
@@ -66,17 +45,42 @@ async def serve_client(client: Client, s: Services) -> None:
             tournament.unwatch(client)
         s.sessions.get(client.player_id, set()).discard(client)
         s.directory.unsubscribe(client)
+        if s.cluster is not None:
+            s.cluster.disconnected(client)
         await client.finish()
 
 
-def _refuse(client: Client, code: str, message: str, ref: str | None) -> None:
+async def receive(client: Peer, s: Services, frame: str | bytes) -> None:
+    """One frame from a connection here, or forwarded from another node's connection."""
+    started = time.perf_counter()
+    try:
+        message = p.parse(frame)
+    except p.ProtocolError as err:
+        _refuse(client, err.code, err.message, None)
+        return
+    try:
+        await handle(client, s, message, started, frame)
+        client.strikes = 0
+    except Refused as err:
+        _refuse(client, err.code, err.message, message.ref)
+    except StoreError:
+        log.warning("storage_unavailable", player_id=client.player_id, type=message.type)
+        client.error("storage_unavailable", "storage is unavailable: try again", message.ref)
+    except asyncio.CancelledError:
+        raise
+    except Exception:
+        log.exception("client_message_failed", player_id=client.player_id, type=message.type)
+        client.close(CLOSE_ERROR, "internal error")
+
+
+def _refuse(client: Peer, code: str, message: str, ref: str | None) -> None:
     client.error(code, message, ref)
     client.strikes += 1
     if client.strikes >= client.s.settings.strikes:
         client.close(CLOSE_POLICY, "too many refused messages")
 
 
-async def handle(client: Client, s: Services, m: Any, started: float) -> None:
+async def handle(client: Peer, s: Services, m: Any, started: float, frame: str | bytes) -> None:
     if isinstance(m, p.Ping):
         client.send({"type": "pong", **({"ref": m.ref} if m.ref else {})})
         return
@@ -93,46 +97,46 @@ async def handle(client: Client, s: Services, m: Any, started: float) -> None:
         case p.CreateRoom():
             await s.create_room(client, m)
         case p.TakeSeat():
-            actor = await s.find_room(m.room_id, m.invite_code)
-            await actor.call(lambda: actor.take_seat(client, m.seat))
+            if actor := await _find(client, s, m.room_id, m.invite_code, frame):
+                await actor.call(lambda: actor.take_seat(client, m.seat))
         case p.Watch():
-            actor = await s.find_room(m.room_id, m.invite_code)
-            await actor.call(lambda: actor.watch(client))
+            if actor := await _find(client, s, m.room_id, m.invite_code, frame):
+                await actor.call(lambda: actor.watch(client))
         case p.Resume():
-            actor = await s.room_actor(m.room_id)
-            await actor.call(lambda: actor.resume(client, m.version))
+            if actor := await _room(client, s, m.room_id, frame):
+                await actor.call(lambda: actor.resume(client, m.version))
         case p.LeaveRoom():
-            actor = await s.room_actor(m.room_id)
-            await actor.call(lambda: actor.leave(client))
+            if actor := await _room(client, s, m.room_id, frame):
+                await actor.call(lambda: actor.leave(client))
         case p.AddCpu():
-            actor = await s.room_actor(m.room_id)
-            await actor.call(lambda: actor.add_cpu(client, m.seat))
+            if actor := await _room(client, s, m.room_id, frame):
+                await actor.call(lambda: actor.add_cpu(client, m.seat))
         case p.RemoveSeat():
-            actor = await s.room_actor(m.room_id)
-            await actor.call(lambda: actor.remove(client, m.seat))
+            if actor := await _room(client, s, m.room_id, frame):
+                await actor.call(lambda: actor.remove(client, m.seat))
         case p.Ready():
-            actor = await s.room_actor(m.room_id)
-            await actor.call(lambda: actor.ready(client, m.ready))
+            if actor := await _room(client, s, m.room_id, frame):
+                await actor.call(lambda: actor.ready(client, m.ready))
         case p.Act():
-            actor = _member_room(client, m.room_id)
-            await actor.call(lambda: actor.act(client, m.action, m.version, started))
+            if actor := await _member_room(client, s, m.room_id, frame):
+                await actor.call(lambda: actor.act(client, m.action, m.version, started))
         case p.Back():
-            actor = _member_room(client, m.room_id)
-            await actor.call(lambda: actor.back(client))
+            if actor := await _member_room(client, s, m.room_id, frame):
+                await actor.call(lambda: actor.back(client))
         case p.Chat():
             if not client.chat_bucket.allow():
                 raise p.ProtocolError(
                     "chat_rate_limited", "chat is limited to a few lines a second"
                 )
-            actor = _member_room(client, m.room_id)
-            await actor.call(lambda: actor.chat(client, m.text))
+            if actor := await _member_room(client, s, m.room_id, frame):
+                await actor.call(lambda: actor.chat(client, m.text))
         case (
             p.TournamentRegister() | p.TournamentUnregister() | p.TournamentLeave()
             | p.TournamentWatch()
         ):  # fmt: skip
-            t = await _tournament(s, m.tournament_id)
-            command = getattr(t, m.type.removeprefix("tournament_"))  # register, leave, ...
-            await t.call(lambda: command(client))
+            if t := await _tournament(client, s, m.tournament_id, frame):
+                command = getattr(t, m.type.removeprefix("tournament_"))  # register, leave...
+                await t.call(lambda: command(client))
         case p.GetRecord():
             record = await s.store.match(m.match_id)
             if record is None:
@@ -140,9 +144,79 @@ async def handle(client: Client, s: Services, m: Any, started: float) -> None:
             client.send({"type": "record", "match_id": m.match_id, "record": record})
 
 
-async def _tournament(s: Services, tournament_id: str) -> TournamentActor:
-    actor = s.tournaments.get(tournament_id)
+# -- finding the actor: here, or on the node that owns it (the message goes there) --------
+
+
+async def _located(client: Peer, s: Services, key: str, frame: str | bytes) -> Any:
+    """The actor of ``key`` on this node; None once the frame went to the owning node;
+    :data:`MISSING` when there is no such room or tournament."""
+    target = await s.locate(key)
+    if not isinstance(target, str):
+        return MISSING if target is None else target
+    if client.forwarded or s.cluster is None:  # it moved since its owner sent it here
+        raise Refused("room_unavailable", "the table is moving to another server: try again")
+    await s.cluster.forward(client, target, key, frame)  # type: ignore[arg-type]
+    return None
+
+
+MISSING: Any = object()
+
+
+async def _room(client: Peer, s: Services, room_id: str, frame: str | bytes) -> RoomActor | None:
+    actor = await _located(client, s, room_id, frame)
+    if actor is MISSING or (actor is not None and not isinstance(actor, RoomActor)):
+        raise p.ProtocolError("no_such_room", f"no open room {room_id!r}")
+    return actor
+
+
+async def _find(
+    client: Peer, s: Services, room_id: str | None, code: str | None, frame: str | bytes
+) -> RoomActor | None:
+    """A room by id (public rooms only) or by invite code (any room)."""
+    if code is not None:
+        row = await s.store.room_by_invite(normalize_code(code))
+        if row is None:
+            raise p.ProtocolError("bad_invite", "no open room has that invite code")
+        actor = await _located(client, s, row.id, frame)
+        if actor is None:
+            return None  # forwarded
+        if not isinstance(actor, RoomActor):
+            raise p.ProtocolError("bad_invite", "no open room has that invite code")
+        return actor
+    if room_id is None:
+        raise p.ProtocolError("invalid_field", "room_id or invite_code is required")
+    actor = await _room(client, s, room_id, frame)
+    if actor is not None and actor.room.private:
+        raise p.ProtocolError("invite_required", "this room is private: use its invite code")
+    return actor
+
+
+async def _member_room(
+    client: Peer, s: Services, room_id: str, frame: str | bytes
+) -> RoomActor | None:
+    actor = client.rooms.get(room_id) or _following(client, s, room_id)
     if actor is not None:
+        return actor
+    if s.cluster is not None and not client.forwarded and room_id not in s.actors:
+        located = await _located(client, s, room_id, frame)
+        if located is None:
+            return None  # forwarded: its owner knows who is a member
+    raise p.ProtocolError("not_a_member", f"join, watch or resume room {room_id!r} first")
+
+
+def _following(client: Peer, s: Services, room_id: str) -> RoomActor | None:
+    """A room that just moved here and that this connection follows: its re-attachment is
+    queued in the actor, ahead of this message."""
+    if isinstance(client, Client) and room_id in client.versions:
+        return s.actors.get(room_id)
+    return None
+
+
+async def _tournament(
+    client: Peer, s: Services, tournament_id: str, frame: str | bytes
+) -> TournamentActor | None:
+    actor = await _located(client, s, tournament_id, frame)
+    if actor is None or isinstance(actor, TournamentActor):
         return actor
     row = await s.store.tournament(tournament_id)
     if row is not None:  # it ended: its actor has retired
@@ -150,14 +224,7 @@ async def _tournament(s: Services, tournament_id: str) -> TournamentActor:
     raise p.ProtocolError("no_such_tournament", f"no tournament {tournament_id!r}")
 
 
-def _member_room(client: Client, room_id: str) -> RoomActor:
-    actor = client.rooms.get(room_id)
-    if actor is None:
-        raise p.ProtocolError("not_a_member", f"join, watch or resume room {room_id!r} first")
-    return actor
-
-
-async def hello(client: Client, s: Services, m: p.Hello) -> None:
+async def hello(client: Peer, s: Services, m: p.Hello) -> None:
     if client.identified:
         raise p.ProtocolError("already_identified", "this connection already said hello")
     player, token = await s.identity.hello(m.nickname, m.token)
@@ -165,15 +232,7 @@ async def hello(client: Client, s: Services, m: p.Hello) -> None:
     s.sessions.setdefault(player.id, set()).add(client)
     structlog.contextvars.bind_contextvars(player_id=player.id)
     log.info("hello", new=token is not None)
-    rooms = [
-        {
-            "room_id": actor.room.id,
-            "seat": actor.room.seat_of(player.id),
-            "status": actor.room.status,
-        }
-        for actor in s.actors.values()
-        if actor.room.seat_of(player.id) is not None
-    ]
+    rooms = s.directory.seated(player.id)
     welcome: dict[str, Any] = {
         "type": "welcome",
         "protocol": p.PROTOCOL_VERSION,

@@ -1,4 +1,8 @@
-"""The live list of public rooms, pushed to every lobby subscriber."""
+"""The live list of public rooms, pushed to every lobby subscriber, and every live room's
+seats (to tell a returning player where it sits).
+
+In a cluster each node keeps one of these, fed with every room's changes by the cluster.
+"""
 
 from __future__ import annotations
 
@@ -12,7 +16,8 @@ LISTED = ("open", "playing")
 
 class Directory:
     def __init__(self) -> None:
-        self.rooms: dict[str, dict[str, Any]] = {}
+        self.rooms: dict[str, dict[str, Any]] = {}  # listed: public, open or playing
+        self.live: dict[str, dict[str, Any]] = {}  # every open or playing room
         self.tournaments: dict[str, dict[str, Any]] = {}
         self.subscribers: set[Client] = set()
 
@@ -35,6 +40,10 @@ class Directory:
     def update(self, summary: dict[str, Any]) -> None:
         """A room changed: list, relist or unlist it, and tell the subscribers."""
         room_id = summary["id"]
+        if summary["status"] in LISTED:
+            self.live[room_id] = summary
+        else:
+            self.live.pop(room_id, None)
         listed = not summary["private"] and not summary.get("tournament")
         if listed and summary["status"] in LISTED:
             self.rooms[room_id] = summary
@@ -45,6 +54,15 @@ class Directory:
             return
         for client in list(self.subscribers):
             client.send(message)
+
+    def seated(self, player_id: str) -> list[dict[str, Any]]:
+        """The live rooms where ``player_id`` has a seat."""
+        return [
+            {"room_id": room_id, "seat": seat, "status": summary["status"]}
+            for room_id, summary in self.live.items()
+            for seat, s in enumerate(summary["seats"])
+            if s["player_id"] == player_id
+        ]
 
     def update_tournament(self, summary: dict[str, Any]) -> None:
         """Upcoming and running tournaments are listed; the others leave the list."""

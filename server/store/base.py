@@ -20,6 +20,34 @@ class VersionConflict(StoreError):
     """A log entry with this room and version already exists."""
 
 
+class Fenced(StoreError):
+    """An ``append`` presented a fencing epoch that is not the key's current one.
+
+    Another process has called :meth:`Store.fence` for the key since (or never called it):
+    the caller no longer owns the room or tournament and must stop writing to it.
+    """
+
+    @classmethod
+    def refused(
+        cls, room_id: str, version: int, epoch: int, current: int | BaseException | None
+    ) -> Fenced:
+        """The error for an append of ``version`` with ``epoch``.  ``current`` is the key's
+        epoch as read afterwards, for the message: ``None`` if it was never fenced, an
+        exception if it could not be read."""
+        if current is None:
+            why = "it was never fenced"
+        elif isinstance(current, BaseException):
+            why = f"its current epoch could not be read ({type(current).__name__})"
+        elif current > epoch:
+            why = f"its epoch is now {current}: another owner took over"
+        else:
+            why = f"its epoch is {current}"
+        return cls(
+            f"room {room_id!r}: append of version {version} with fencing epoch {epoch} "
+            f"refused: {why}"
+        )
+
+
 @dataclass(frozen=True, slots=True)
 class PlayerRow:
     id: str
@@ -77,8 +105,24 @@ class Store(Protocol):
 
     async def rooms_with_status(self, *statuses: str) -> list[RoomRow]: ...
 
-    async def append(self, room_id: str, version: int, entry: dict[str, Any]) -> None:
-        """Durably append one log entry; raises :class:`VersionConflict` on a duplicate."""
+    async def append(
+        self, room_id: str, version: int, entry: dict[str, Any], epoch: int | None = None
+    ) -> None:
+        """Durably append one log entry; raises :class:`VersionConflict` on a duplicate.
+
+        With ``epoch``, the entry is written only if ``room_id``'s fencing epoch (see
+        :meth:`fence`) is exactly ``epoch`` when it commits; otherwise nothing is written and
+        :class:`Fenced` is raised.  ``epoch=None`` skips the check.
+        """
+
+    async def fence(self, key: str) -> int:
+        """Atomically increment and return ``key``'s fencing epoch (1 the first time).
+
+        Once this returns, no ``append`` to ``key`` with an older epoch can commit, from any
+        process sharing the database: an append already holding the old epoch commits
+        before the increment does, and any later one is refused with :class:`Fenced`.
+        A new owner of a room or tournament calls this once and appends with the result.
+        """
 
     async def log(self, room_id: str, after: int = 0) -> list[LogEntry]:
         """The room's log entries with version > ``after``, in order."""

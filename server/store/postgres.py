@@ -7,7 +7,13 @@ Same semantics as :mod:`server.store.sqlite`:
   acknowledged ``append`` survives a crash of this process or of PostgreSQL.
 * Operations touching one room's log (``append``, ``add_room``, ``add_tournament``) run in
   call order for that room, one at a time, like the SQLite worker's queue; different rooms
-  run concurrently on a pool of connections.
+  run concurrently on a pool of connections.  ``fence`` takes its key's turn too.
+* Fencing across processes: an ``append`` with an epoch is one ``INSERT ... SELECT`` that
+  reads the room's fence row ``FOR SHARE``, and ``fence`` updates that row.  So a ``fence``
+  waits for any in-flight fenced append of the row to commit, and an append racing a
+  ``fence`` waits for it and then sees the new epoch (READ COMMITTED re-checks the locked
+  row) and inserts nothing: once ``fence`` has returned, no append with an older epoch can
+  commit.
 * A started operation is not withdrawn when its caller is cancelled; it completes in the
   background and :meth:`PostgresStore.close` waits for it.
 * Migrations (``migrations/postgres/NNNN_*.sql``) are applied at :meth:`PostgresStore.open`
@@ -35,6 +41,7 @@ import asyncpg
 
 from server.store import rows as codec
 from server.store.base import (
+    Fenced,
     LogEntry,
     PlayerRow,
     RoomRow,
@@ -54,6 +61,18 @@ _PLAYER_COLS = "id, nickname, token_hash, created_at"
 _ROOM_COLS = "id, owner, invite_code, status, created_at"
 _TOURNAMENT_COLS = "id, format, status, start_at, created_at"
 _INSERT_LOG = "INSERT INTO room_log (room_id, version, entry) VALUES ($1, $2, $3)"
+# One statement: check the room's epoch under a share lock on its fence row, and insert.
+# A concurrent fence() (an UPDATE of that row) waits for this to commit, or this waits for it
+# and then re-checks the new epoch and inserts 0 rows ("INSERT 0 0").
+_INSERT_LOG_FENCED = (
+    "INSERT INTO room_log (room_id, version, entry)"
+    " SELECT $1::text, $2::bigint, $3::text FROM fences WHERE id = $1 AND epoch = $4"
+    " FOR SHARE"
+)
+_FENCE = (
+    "INSERT INTO fences (id, epoch) VALUES ($1, 1)"
+    " ON CONFLICT (id) DO UPDATE SET epoch = fences.epoch + 1 RETURNING epoch"
+)
 
 # Everything asyncpg or the network may raise.  (OSError covers ConnectionError and, since
 # Python 3.11, TimeoutError / asyncio.TimeoutError.)
@@ -341,25 +360,49 @@ class PostgresStore:
 
     # ----------------------------------------------------------------- room logs
 
-    async def append(self, room_id: str, version: int, entry: dict[str, Any]) -> None:
+    async def append(
+        self, room_id: str, version: int, entry: dict[str, Any], epoch: int | None = None
+    ) -> None:
         """Durably append one log entry; raises :class:`VersionConflict` on a duplicate.
 
-        Returns once the INSERT is committed.  Appends to one room run in call order.
+        With ``epoch``, writes only if ``room_id``'s fencing epoch is exactly ``epoch``, else
+        raises :class:`Fenced`.  Returns once the INSERT is committed.  Appends to one room
+        run in call order.
         """
         self._check_open()
         if isinstance(version, bool) or not isinstance(version, int) or version < 1:
             raise StoreError(f"room {room_id!r}: log version must be an int >= 1, not {version!r}")
+        if epoch is not None and (
+            isinstance(epoch, bool) or not isinstance(epoch, int) or not 0 < epoch < 1 << 63
+        ):
+            raise StoreError(
+                f"room {room_id!r}: fencing epoch must come from fence(), not {epoch!r}"
+            )
         text = codec.dumps(entry, f"room {room_id!r} log entry {version}")
 
         async def run(conn: _Conn) -> None:
             try:
-                await conn.execute(_INSERT_LOG, room_id, version, text)
+                if epoch is None:
+                    await conn.execute(_INSERT_LOG, room_id, version, text)
+                    return
+                done = await conn.execute(_INSERT_LOG_FENCED, room_id, version, text, epoch)
             except asyncpg.UniqueViolationError as exc:
                 raise VersionConflict(
                     f"room {room_id!r} already has log version {version}"
                 ) from exc
+            if _rowcount(done) == 0:
+                raise Fenced.refused(room_id, version, epoch, await _epoch(conn, room_id))
 
         await self._submit(f"append to room {room_id!r} version {version}", run, turn=room_id)
+
+    async def fence(self, key: str) -> int:
+        """Atomically increment and return ``key``'s fencing epoch (1 the first time).
+
+        Waits for in-flight fenced appends to ``key`` (from any process) to commit; once it
+        returns, appends with an older epoch are refused.
+        """
+        epoch = await self._submit(f"fence {key!r}", _fetchval(_FENCE, key), turn=key)
+        return int(epoch)
 
     async def log(self, room_id: str, after: int = 0) -> list[LogEntry]:
         """The room's log entries with version > ``after``, in order."""
@@ -492,6 +535,18 @@ def _fetchrow(sql: str, *args: Any) -> Callable[[_Conn], Awaitable[Any]]:
 
 def _fetch(sql: str, *args: Any) -> Callable[[_Conn], Awaitable[Any]]:
     return lambda conn: conn.fetch(sql, *args)
+
+
+def _fetchval(sql: str, *args: Any) -> Callable[[_Conn], Awaitable[Any]]:
+    return lambda conn: conn.fetchval(sql, *args)
+
+
+async def _epoch(conn: _Conn, key: str) -> int | BaseException | None:
+    """``key``'s fencing epoch, for a :class:`Fenced` message only (its failure is returned)."""
+    try:
+        return await conn.fetchval("SELECT epoch FROM fences WHERE id = $1", key)
+    except _DB_ERRORS as exc:
+        return exc
 
 
 def _consume(task: asyncio.Task[Any]) -> None:

@@ -4,7 +4,9 @@ One dedicated worker thread owns the connection and does all sqlite3 work, so th
 never blocks on the database.  Coroutines queue operations to it and await a future; the
 worker runs them strictly in queue order.  Consecutive queued ``append`` calls are written in
 one transaction (group commit): one fsync for the whole batch, after which every caller's
-future resolves, or fails on its own if its ``(room_id, version)`` already exists.
+future resolves, or fails on its own if its ``(room_id, version)`` already exists or its
+fencing epoch is stale.  ``fence`` runs in queue order too: appends queued before it are
+checked against the old epoch, appends queued after it against the new one.
 
 The database uses WAL journaling with ``synchronous=FULL``: once ``append`` (or any write)
 has returned, the data survives a process kill or a power loss.
@@ -25,6 +27,7 @@ from typing import Any
 
 from server.store import rows as codec
 from server.store.base import (
+    Fenced,
     LogEntry,
     PlayerRow,
     RoomRow,
@@ -43,6 +46,15 @@ _PLAYER_COLS = "id, nickname, token_hash, created_at"
 _ROOM_COLS = "id, owner, invite_code, status, created_at"
 _TOURNAMENT_COLS = "id, format, status, start_at, created_at"
 _INSERT_LOG = "INSERT INTO room_log (room_id, version, entry) VALUES (?, ?, ?)"
+# Writes the entry only while the room's fence row holds the given epoch (0 rows otherwise).
+_INSERT_LOG_FENCED = (
+    "INSERT INTO room_log (room_id, version, entry)"
+    " SELECT ?, ?, ? FROM fences WHERE id = ? AND epoch = ?"
+)
+_FENCE = (
+    "INSERT INTO fences (id, epoch) VALUES (?, 1)"
+    " ON CONFLICT (id) DO UPDATE SET epoch = fences.epoch + 1 RETURNING epoch"
+)
 
 _Future = asyncio.Future[Any]
 _Result = tuple[_Future, BaseException | None, Any]
@@ -53,6 +65,7 @@ class _Append:
     room_id: str
     version: int
     text: str
+    epoch: int | None
     fut: _Future
 
 
@@ -239,19 +252,42 @@ class SqliteStore:
 
     # ----------------------------------------------------------------- room logs
 
-    async def append(self, room_id: str, version: int, entry: dict[str, Any]) -> None:
+    async def append(
+        self, room_id: str, version: int, entry: dict[str, Any], epoch: int | None = None
+    ) -> None:
         """Durably append one log entry; raises :class:`VersionConflict` on a duplicate.
 
-        Returns once the entry's batch is committed.  Cancelling the caller does not
-        withdraw an append that is already queued.
+        With ``epoch``, writes only if ``room_id``'s fencing epoch is exactly ``epoch``, else
+        raises :class:`Fenced`.  Returns once the entry's batch is committed.  Cancelling the
+        caller does not withdraw an append that is already queued.
         """
         self._check_open()
         if isinstance(version, bool) or not isinstance(version, int) or version < 1:
             raise StoreError(f"room {room_id!r}: log version must be an int >= 1, not {version!r}")
+        if epoch is not None and (
+            isinstance(epoch, bool) or not isinstance(epoch, int) or not 0 < epoch < 1 << 63
+        ):
+            raise StoreError(
+                f"room {room_id!r}: fencing epoch must come from fence(), not {epoch!r}"
+            )
         text = codec.dumps(entry, f"room {room_id!r} log entry {version}")
         fut = asyncio.get_running_loop().create_future()
-        self._queue.put(_Append(room_id, version, text, fut))
+        self._queue.put(_Append(room_id, version, text, epoch, fut))
         await fut
+
+    async def fence(self, key: str) -> int:
+        """Atomically increment and return ``key``'s fencing epoch (1 the first time).
+
+        Runs in queue order: appends queued before it were checked against the old epoch.
+        """
+
+        def run() -> int:
+            conn = self._db()
+            with _transaction(conn):
+                ((epoch,),) = conn.execute(_FENCE, (key,)).fetchall()
+            return int(epoch)
+
+        return await self._submit(f"fence {key!r}", run)
 
     async def log(self, room_id: str, after: int = 0) -> list[LogEntry]:
         """The room's log entries with version > ``after``, in order."""
@@ -347,7 +383,8 @@ class SqliteStore:
             return (op.fut, exc, None)
 
     def _write_appends(self, items: list[_Append]) -> list[_Result]:
-        """Insert ``items`` in one transaction; a duplicate fails only its own caller."""
+        """Insert ``items`` in one transaction; a duplicate or a stale fencing epoch fails
+        only its own caller."""
         results: list[_Result] = []
         try:
             conn = self._db()
@@ -355,7 +392,14 @@ class SqliteStore:
             try:
                 for item in items:
                     try:
-                        conn.execute(_INSERT_LOG, (item.room_id, item.version, item.text))
+                        if item.epoch is None:
+                            conn.execute(_INSERT_LOG, (item.room_id, item.version, item.text))
+                        else:
+                            args = (item.room_id, item.version, item.text, item.room_id, item.epoch)
+                            if conn.execute(_INSERT_LOG_FENCED, args).rowcount == 0:
+                                refused = _fenced(conn, item, item.epoch)
+                                results.append((item.fut, refused, None))
+                                continue
                     except sqlite3.IntegrityError as exc:
                         # A single-row INSERT that violates a constraint undoes only itself.
                         results.append((item.fut, _append_refused(item, exc), None))
@@ -485,6 +529,12 @@ def _append_refused(item: _Append, exc: sqlite3.IntegrityError) -> StoreError:
     if getattr(exc, "sqlite_errorname", "") == "SQLITE_CONSTRAINT_PRIMARYKEY":
         return VersionConflict(f"room {item.room_id!r} already has log version {item.version}")
     return StoreError(f"cannot append room {item.room_id!r} version {item.version}: {exc}")
+
+
+def _fenced(conn: sqlite3.Connection, item: _Append, epoch: int) -> Fenced:
+    """The refusal of ``item``, naming its room's current epoch (read in the same transaction)."""
+    row = conn.execute("SELECT epoch FROM fences WHERE id = ?", (item.room_id,)).fetchone()
+    return Fenced.refused(item.room_id, item.version, epoch, None if row is None else row[0])
 
 
 def _deliver(results: list[_Result]) -> None:

@@ -2,7 +2,8 @@
 
 Every change is a log entry: validated against the :class:`Room`, appended to the store
 (durable), folded into the room, then sent to each member as its own projection.  Sending
-never blocks: members are :class:`~server.connection.Client` objects with bounded outboxes.
+never blocks: members are :class:`~server.connection.Peer` objects (connections here, with
+bounded outboxes, or stand-ins for connections to other nodes).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from .room import CLOSED, FINISHED, OPEN, Room, RoomError
 
 if TYPE_CHECKING:
     from ..app import Services
-    from ..connection import Client
+    from ..connection import Peer
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,10 +54,14 @@ class RoomActor(Actor):
         super().__init__(services.clock, f"room {room.id}", log.bind(room_id=room.id))
         self.room = room
         self.s = services
-        self.members: dict[Client, int | None] = {}
+        self.members: dict[Peer, int | None] = {}
         self.history: deque[Step] = deque(maxlen=services.settings.history)
         self.deadline_wall: float | None = None
         self._rng = random.Random(room.seed)
+
+    @property
+    def key(self) -> str:
+        return self.room.id
 
     def start(self) -> None:
         self._schedule()
@@ -106,7 +111,7 @@ class RoomActor(Actor):
     async def commit(self, entry: dict[str, Any], started: float | None = None) -> int:
         """Make ``entry`` durable, fold it in, and send every member its projection."""
         version = self.room.version + 1
-        await self.s.store_append(self.room.id, version, entry)
+        await self.s.store_append(self, version, entry)
         status, turn = self.room.status, self.room.turn
         events = self.room.apply(entry)
         if self.room.status == FINISHED and status != FINISHED:
@@ -123,9 +128,9 @@ class RoomActor(Actor):
         for client, seat in list(self.members.items()):
             if seat not in frames:
                 frames[seat] = encode(self._update(step, seat, current=True))
-            client.send_text(frames[seat])
+            client.deliver(self.room.id, version, frames[seat])
         if self.room.tournament and any(isinstance(e, DealEnded) for e in events):
-            self.s.tournament_progress(self.room)
+            await self.s.tournament_progress(self.room)
         if entry["t"] == "act":
             self.s.metrics.actions.labels(entry["by"]).inc()
             if started is not None:
@@ -181,7 +186,7 @@ class RoomActor(Actor):
 
     # -- membership ----------------------------------------------------------------------
 
-    def attach(self, client: Client, seat: int | None, since: int | None = None) -> None:
+    def attach(self, client: Peer, seat: int | None, since: int | None = None) -> None:
         """Add a member and bring it up to date: missed updates, or a snapshot."""
         self.members[client] = seat
         client.rooms[self.room.id] = self
@@ -190,25 +195,27 @@ class RoomActor(Actor):
             for step in self.history:
                 if step.version > since:
                     current = step.version == self.room.version
-                    client.send(self._update(step, seat, current))
+                    frame = encode(self._update(step, seat, current))
+                    client.deliver(self.room.id, step.version, frame)
         else:
-            client.send(self.snapshot(seat, client.player_id))
+            frame = encode(self.snapshot(seat, client.player_id))
+            client.deliver(self.room.id, self.room.version, frame)
 
-    def detach(self, client: Client) -> None:
+    def detach(self, client: Peer) -> None:
         self.members.pop(client, None)
-        client.rooms.pop(self.room.id, None)
+        client.left(self.room.id)
 
     # -- commands (run inside the actor via ``call``) -----------------------------------
 
-    async def take_seat(self, client: Client, seat: int) -> None:
+    async def take_seat(self, client: Peer, seat: int) -> None:
         await self.commit(self.room.check_take_seat(client.player_id, seat))
         self.attach(client, seat)
 
-    async def watch(self, client: Client) -> None:
+    async def watch(self, client: Peer) -> None:
         seat = self.room.seat_of(client.player_id)
         self.attach(client, seat)
 
-    async def resume(self, client: Client, since: int) -> None:
+    async def resume(self, client: Peer, since: int) -> None:
         seat = self.room.seat_of(client.player_id)
         if seat is None and self.room.private:
             raise RoomError("not_a_member", "resume a private room only where you have a seat")
@@ -216,7 +223,11 @@ class RoomActor(Actor):
         if seat is not None and self.room.seats[seat].away:
             await self.commit({"t": "away", "seat": seat, "away": False})
 
-    async def leave(self, client: Client) -> None:
+    async def rejoin(self, client: Peer, since: int) -> None:
+        """A member whose room moved to this node (it was a member before, so no invite)."""
+        self.attach(client, self.room.seat_of(client.player_id), since)
+
+    async def leave(self, client: Peer) -> None:
         room = self.room
         if room.seat_of(client.player_id) is None:
             self.detach(client)
@@ -226,10 +237,10 @@ class RoomActor(Actor):
         if room.status == OPEN and all(s.player is None for s in room.seats):
             await self.commit({"t": "closed"})
 
-    async def add_cpu(self, client: Client, seat: int) -> None:
+    async def add_cpu(self, client: Peer, seat: int) -> None:
         await self.commit(self.room.check_add_cpu(client.player_id, seat))
 
-    async def remove(self, client: Client, seat: int) -> None:
+    async def remove(self, client: Peer, seat: int) -> None:
         removed = self.room.seats[seat].player
         await self.commit(self.room.check_remove(client.player_id, seat))
         if removed is not None:
@@ -240,12 +251,14 @@ class RoomActor(Actor):
         for member, member_seat in list(self.members.items()):
             if member.player_id == player and member_seat == seat:
                 self.members[member] = None
-                member.send(self.snapshot(None, member.player_id))
+                member.deliver(
+                    self.room.id, self.room.version, encode(self.snapshot(None, member.player_id))
+                )
 
-    async def ready(self, client: Client, ready: bool) -> None:
+    async def ready(self, client: Peer, ready: bool) -> None:
         await self.commit(self.room.check_ready(client.player_id, ready))
 
-    async def act(self, client: Client, text: str, version: int | None, started: float) -> None:
+    async def act(self, client: Peer, text: str, version: int | None, started: float) -> None:
         room = self.room
         entry = room.check_act(client.player_id, text, version)
         seat = room.seats[entry["seat"]]
@@ -266,14 +279,14 @@ class RoomActor(Actor):
             await self.commit({"t": "seat", "seat": seat, "player": None, "cpu": True})
             self._unseat(player, seat)
 
-    async def back(self, client: Client) -> None:
+    async def back(self, client: Peer) -> None:
         seat = self.room.seat_of(client.player_id)
         if seat is None:
             raise RoomError("not_seated", "you have no seat in this room")
         if self.room.seats[seat].away:
             await self.commit({"t": "away", "seat": seat, "away": False})
 
-    async def chat(self, client: Client, text: str) -> None:
+    async def chat(self, client: Peer, text: str) -> None:
         if client not in self.members:
             raise RoomError("not_a_member", "join or watch the room before chatting")
         message = {

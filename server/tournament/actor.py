@@ -10,12 +10,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..actor import Actor
+from ..connection import encode
 from ..logs import log
 from .state import CANCELLED, FINISHED, RUNNING, SCHEDULED, Tournament, TournamentError
 
 if TYPE_CHECKING:
     from ..app import Services
-    from ..connection import Client
+    from ..connection import Peer
 
 PERIODS = {"hourly": 3600.0, "daily": 86400.0}
 
@@ -27,7 +28,11 @@ class TournamentActor(Actor):
         super().__init__(services.clock, f"tournament {tournament.id}", log.bind(tid=tournament.id))
         self.t = tournament
         self.s = services
-        self.watchers: set[Client] = set()
+        self.watchers: set[Peer] = set()
+
+    @property
+    def key(self) -> str:
+        return self.t.id
 
     def start(self) -> None:
         self._schedule()
@@ -59,7 +64,7 @@ class TournamentActor(Actor):
     async def commit(self, entry: dict[str, Any]) -> None:
         """Durable first, then folded in, then told to everyone concerned."""
         version = self.t.version + 1
-        await self.s.store_append(self.t.id, version, entry)
+        await self.s.store_append(self, version, entry)
         status = self.t.status
         self.t.apply(entry)
         if status != self.t.status:
@@ -70,13 +75,13 @@ class TournamentActor(Actor):
 
     def publish(self) -> None:
         summary = self.summary()
-        self.s.directory.update_tournament(summary)
-        message = {"type": "tournament", "tournament": summary}
-        told: set[Client] = set()
-        for player in {*self.t.registered, *self.t.left}:
-            told |= self.s.sessions.get(player, set())
-        for client in told | self.watchers:
-            client.send(message)
+        self.s.tournament_changed(summary)
+        frame = encode({"type": "tournament", "tournament": summary})
+        players = {*self.t.registered, *self.t.left}
+        self.s.to_players(players, frame)
+        for client in self.watchers:
+            if client.player_id not in players:
+                client.send_text(frame)
 
     def summary(self) -> dict[str, Any]:
         return self.t.summary(self.s.nicknames)
@@ -103,15 +108,15 @@ class TournamentActor(Actor):
 
     # -- commands (run inside the actor via ``call``) -----------------------------------
 
-    async def register(self, client: Client) -> None:
+    async def register(self, client: Peer) -> None:
         await self.commit(self.t.check_register(client.player_id))
         if self.t.start_when_full:
             await self._advance()
 
-    async def unregister(self, client: Client) -> None:
+    async def unregister(self, client: Peer) -> None:
         await self.commit(self.t.check_unregister(client.player_id))
 
-    async def leave(self, client: Client) -> None:
+    async def leave(self, client: Peer) -> None:
         entry = self.t.check_leave(client.player_id)
         if entry["t"] == "unregistered":
             await self.commit(entry)
@@ -121,12 +126,12 @@ class TournamentActor(Actor):
         if table is not None and table.room_id is not None and table.winner is None:
             await self.s.replace_with_cpu(table.room_id, client.player_id)
 
-    async def watch(self, client: Client) -> None:
+    async def watch(self, client: Peer) -> None:
         self.watchers.add(client)
         client.tournaments[self.t.id] = self
         client.send({"type": "tournament", "tournament": self.summary()})
 
-    def unwatch(self, client: Client) -> None:
+    def unwatch(self, client: Peer) -> None:
         self.watchers.discard(client)
         client.tournaments.pop(self.t.id, None)
 

@@ -28,6 +28,7 @@ import pytest
 
 from server.config import Settings
 from server.store.base import (
+    Fenced,
     LogEntry,
     PlayerRow,
     RoomRow,
@@ -160,7 +161,7 @@ def room(room_id: str, *, invite: str | None = None, status: str = "open", at: f
 def test_migration_files_are_numbered_without_gaps() -> None:
     versions = [v for v, _ in list_migrations("sqlite")]
     assert versions == list(range(1, len(versions) + 1))
-    assert versions
+    assert len(versions) >= 3  # 0003_fences
     assert [v for v, _ in list_migrations("postgres")] == versions  # the dialects keep in step
     with pytest.raises(ValueError):
         list_migrations("no-such-dialect")
@@ -176,6 +177,7 @@ async def test_migrations_applied_once(backend: Backend) -> None:
     await third.open()
     await third.close()
     expected = [v for v, _ in list_migrations(backend.dialect)]
+    assert expected[:3] == [1, 2, 3]
     assert sorted(await backend.migration_versions()) == expected
 
 
@@ -313,6 +315,110 @@ async def test_entries_must_be_json(store: Store) -> None:
     assert await store.match("m") is None
 
 
+# --------------------------------------------------------------------------- fencing
+
+
+async def test_fence_counts_per_key(backend: Backend) -> None:
+    a, b = backend.make(), backend.make()  # two processes' stores on one database
+    await a.open()
+    await b.open()
+    try:
+        assert [await a.fence("r1"), await a.fence("r1")] == [1, 2]
+        assert await a.fence("t_1") == 1  # keys count independently
+        assert await b.fence("r1") == 3  # the epoch lives in the database, not the store
+        assert await asyncio.gather(*(b.fence("r2") for _ in range(10))) == list(range(1, 11))
+        assert await a.fence("t_1") == 2
+    finally:
+        await a.close()
+        await b.close()
+
+
+async def test_append_with_the_current_epoch(store: Store) -> None:
+    await store.add_room(room("r"), {"v": 1})  # creation needs no epoch
+    epoch = await store.fence("r")
+    await store.append("r", 2, {"v": 2}, epoch=epoch)
+    await store.append("r", 3, {"v": 3}, epoch)
+    await store.append("r", 4, {"v": 4})  # without an epoch nothing is checked
+    with pytest.raises(VersionConflict):  # not Fenced: the epoch is right, the version taken
+        await store.append("r", 4, {"v": "dup"}, epoch=epoch)
+    assert [e.entry["v"] for e in await store.log("r")] == [1, 2, 3, 4]
+
+
+async def test_append_with_an_old_epoch_is_fenced(backend: Backend) -> None:
+    zombie, heir = backend.make(), backend.make()
+    await zombie.open()
+    await heir.open()
+    try:
+        await zombie.add_room(room("r"), {"v": 1})
+        old = await zombie.fence("r")
+        await zombie.append("r", 2, {"v": 2}, epoch=old)
+        new = await heir.fence("r")  # the lease moved to another process
+
+        with pytest.raises(Fenced, match=rf"room 'r'.*version 3.*epoch {old}.*now {new}"):
+            await zombie.append("r", 3, {"v": "zombie"}, epoch=old)
+        with pytest.raises(Fenced):  # the fence is checked before the version
+            await zombie.append("r", 2, {"v": "zombie"}, epoch=old)
+        with pytest.raises(Fenced):  # an epoch from the future is no better
+            await zombie.append("r", 3, {"v": "zombie"}, epoch=new + 1)
+        assert [e.entry["v"] for e in await heir.log("r")] == [1, 2]
+
+        await heir.append("r", 3, {"v": 3}, epoch=new)
+        assert [e.entry["v"] for e in await zombie.log("r")] == [1, 2, 3]
+    finally:
+        await zombie.close()
+        await heir.close()
+
+
+async def test_append_to_a_key_never_fenced_is_fenced(store: Store) -> None:
+    await store.add_room(room("r"), {"v": 1})
+    await store.fence("other")
+    with pytest.raises(Fenced, match=r"room 'r'.*epoch 1.*never fenced"):
+        await store.append("r", 2, {"v": 2}, epoch=1)
+    with pytest.raises(Fenced):
+        await store.append("new", 1, {"v": 1}, epoch=1)
+    assert [e.version for e in await store.log("r")] == [1]
+    assert await store.log("new") == []
+
+
+async def test_bad_epochs_are_refused(store: Store) -> None:
+    await store.fence("r")
+    for bad in (True, 0, -1, 1 << 63, "1", 1.0):
+        with pytest.raises(StoreError, match="fencing epoch") as refused:
+            await store.append("r", 1, {}, epoch=bad)  # type: ignore[arg-type]
+        assert not isinstance(refused.value, Fenced)
+    assert await store.log("r") == []
+
+
+async def test_stale_epoch_fails_only_itself_in_a_batch(store: Store) -> None:
+    rooms = [f"r{i}" for i in range(20)]
+    epochs = {}
+    for r in rooms:
+        await store.add_room(room(r), {"v": 1})
+        epochs[r] = await store.fence(r)
+    stale = epochs["r3"]
+    epochs["r3"] = await store.fence("r3")
+    calls: list[tuple[str, int, dict[str, Any], int | None]] = [
+        (r, v, {"v": v}, epochs[r] if v % 2 else None) for v in range(2, 12) for r in rooms
+    ]  # 200 appends, half of them fenced
+    calls.insert(100, ("r3", 12, {"v": "stale"}, stale))  # a fresh version, an old epoch
+    calls.insert(150, ("loose", 1, {"v": "unfenced"}, 1))  # a key never fenced
+    calls.insert(50, ("r4", 12, {"v": "future"}, epochs["r4"] + 1))
+
+    before = getattr(store, "append_batches", 0)
+    results = await asyncio.gather(
+        *(store.append(r, v, entry, epoch) for r, v, entry, epoch in calls),
+        return_exceptions=True,
+    )
+
+    assert [i for i, res in enumerate(results) if res is not None] == [50, 101, 151]
+    assert all(isinstance(results[i], Fenced) for i in (50, 101, 151))
+    if isinstance(store, SqliteStore):  # they really shared batches with good appends
+        assert 1 <= store.append_batches - before < 20
+    for r in rooms:
+        assert [e.entry["v"] for e in await store.log(r)] == list(range(1, 12))
+    assert await store.log("loose") == []
+
+
 # --------------------------------------------------------------------------- matches
 
 
@@ -382,6 +488,8 @@ async def test_close_is_idempotent_and_later_calls_fail(backend: Backend) -> Non
         s.room_by_invite("x"),
         s.rooms_with_status("open"),
         s.append("r", 2, {}),
+        s.append("r", 2, {}, epoch=1),
+        s.fence("r"),
         s.log("r"),
         s.save_match("m", "r", {}),
         s.match("m"),
@@ -397,6 +505,8 @@ async def test_calls_before_open_fail(backend: Backend) -> None:
         await s.append("r", 1, {})
     with pytest.raises(StoreError):
         await s.room("r")
+    with pytest.raises(StoreError):
+        await s.fence("r")
     await s.close()  # closing a never-opened store is fine
 
 
@@ -744,3 +854,100 @@ async def test_postgres_cancelled_caller_does_not_withdraw_an_append() -> None:
             assert [e.version for e in await s.log("r")] == list(range(1, 21))
         finally:
             await s.close()
+
+
+async def test_postgres_fence_and_fenced_appends_lock_each_other() -> None:
+    """The two halves of the race, made deterministic with a raw connection holding locks."""
+    async with fresh_schema() as schema:
+        s = PostgresBackend(schema).make()
+        await s.open()
+        conn = await pg_connect(server_settings={"search_path": schema})
+        try:
+            await s.add_room(room("r"), {"v": 1})
+            old = await s.fence("r")
+
+            # A fence() in flight (its row update not yet committed): an append with the old
+            # epoch waits for it, then sees the new epoch and writes nothing.
+            async with conn.transaction():
+                await conn.execute("UPDATE fences SET epoch = epoch + 1 WHERE id = 'r'")
+                appending = asyncio.create_task(s.append("r", 2, {"v": 2}, epoch=old))
+                await asyncio.sleep(0.5)
+                assert not appending.done()
+            with pytest.raises(Fenced):
+                await asyncio.wait_for(appending, 10)
+            assert [e.version for e in await s.log("r")] == [1]
+            current = old + 1
+
+            # A fenced append in flight (holding its share lock on the fence row, as the
+            # append statement does until it commits): fence() waits for it.
+            async with conn.transaction():
+                await conn.execute("SELECT 1 FROM fences WHERE id = 'r' FOR SHARE")
+                fencing = asyncio.create_task(s.fence("r"))
+                await asyncio.sleep(0.5)
+                assert not fencing.done()
+            assert await asyncio.wait_for(fencing, 10) == current + 1
+        finally:
+            await conn.close()
+            await s.close()
+
+
+async def test_postgres_fence_stops_a_zombie_racing_it() -> None:
+    """A zombie appends with its old epoch in a tight loop while another process fences.
+
+    Per room: once fence() has returned no zombie append commits any more, every
+    acknowledged append is in the log, and the log stays contiguous.
+    """
+    async with fresh_schema() as schema:
+        zombie, heir = PostgresBackend(schema).make(), PostgresBackend(schema).make()
+        await zombie.open()
+        await heir.open()
+
+        async def race(r: str, head_start: int) -> None:
+            await zombie.add_room(room(r), {"v": 1})
+            old = await zombie.fence(r)
+            acked: list[int] = []
+            late: list[int] = []  # acknowledged appends started after fence() returned
+            fenced = asyncio.Event()
+            fence_returned = False
+            running = asyncio.Event()
+
+            async def zombie_loop() -> None:
+                version, refusals = 2, 0
+                while refusals < 20:
+                    after_fence = fence_returned
+                    try:
+                        await zombie.append(r, version, {"by": "zombie"}, epoch=old)
+                    except Fenced:
+                        refusals += 1
+                        fenced.set()
+                        continue
+                    acked.append(version)
+                    if after_fence:
+                        late.append(version)
+                    if len(acked) >= head_start:
+                        running.set()
+                    version += 1
+
+            looping = asyncio.create_task(zombie_loop())
+            await running.wait()
+            new = await heir.fence(r)
+            fence_returned = True
+            at_fence = [e.version for e in await heir.log(r)]
+            await looping
+
+            assert fenced.is_set()
+            assert late == []
+            versions = [e.version for e in await heir.log(r)]
+            assert versions == at_fence  # nothing committed after fence() returned
+            assert versions == list(range(1, len(versions) + 1))
+            assert versions[1:] == acked  # every acknowledged append, and nothing else
+
+            await heir.append(r, len(versions) + 1, {"by": "heir"}, epoch=new)
+            with pytest.raises(Fenced):
+                await zombie.append(r, len(versions) + 2, {"by": "zombie"}, epoch=old)
+
+        try:
+            await asyncio.gather(*(race(f"r{i}", 1 + i % 7) for i in range(16)))
+        finally:
+            await zombie.close()
+            await heir.close()

@@ -1,0 +1,157 @@
+"""Redis for a cluster: one ordered writer and one subscriber that reconnects by itself.
+
+Everything a node publishes goes through one queue and one connection, so messages reach
+each other node in the order they were sent (a client's commands, a room's updates).  The
+subscriber listens on this node's channel and on the channel every node hears; when Redis
+goes away it retries until Redis is back, then calls ``on_reconnect`` so the node can
+take its leases back and resend what the others may have missed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from collections import deque
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import redis.asyncio as redis
+from redis.exceptions import RedisError
+
+from ..logs import log
+
+Op = Callable[[Any], None]  # adds commands to a pipeline
+RETRY_SECONDS = 0.5
+
+
+class Bus:
+    def __init__(
+        self,
+        url: str,
+        prefix: str,
+        node: str,
+        on_message: Callable[[str, dict[str, Any]], None],
+        on_reconnect: Callable[[], Awaitable[None]],
+    ) -> None:
+        self.prefix = prefix
+        self.redis = redis.Redis.from_url(
+            url, decode_responses=True, socket_timeout=3, socket_connect_timeout=2
+        )
+        self.mine = self.channel(f"node:{node}")
+        self.everyone = self.channel("all")
+        self._on_message = on_message
+        self._on_reconnect = on_reconnect
+        self._queue: deque[tuple[Op, asyncio.Future[Any] | None]] = deque()
+        self._wake: asyncio.Future[None] | None = None
+        self._tasks: list[asyncio.Task[None]] = []
+        self._subscribed = asyncio.Event()
+
+    def channel(self, name: str) -> str:
+        return f"{self.prefix}:{name}"
+
+    def key(self, name: str) -> str:
+        return f"{self.prefix}:{name}"
+
+    async def start(self) -> None:
+        """Connect (Redis must be up when a node starts) and begin listening."""
+        await self.redis.ping()
+        self._tasks = [
+            asyncio.create_task(self._listen(), name="bus-listener"),
+            asyncio.create_task(self._write(), name="bus-writer"),
+        ]
+        await asyncio.wait_for(self._subscribed.wait(), timeout=10)
+
+    async def close(self) -> None:
+        await self.flush()
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        await self.redis.aclose()
+
+    # -- writing ---------------------------------------------------------------------
+
+    def publish(self, channel: str, message: dict[str, Any]) -> None:
+        """Send without waiting (in order with everything else this node sends)."""
+        data = json.dumps(message, separators=(",", ":"))
+        self.submit(lambda pipe: pipe.publish(channel, data))
+
+    async def publish_counted(self, channel: str, message: dict[str, Any]) -> int:
+        """Send in order and wait: how many nodes received it (0: nobody listens there)."""
+        data = json.dumps(message, separators=(",", ":"))
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self.submit(lambda pipe: pipe.publish(channel, data), future)
+        return int(await future)
+
+    def submit(self, op: Op, future: asyncio.Future[Any] | None = None) -> None:
+        self._queue.append((op, future))
+        if self._wake is not None and not self._wake.done():
+            self._wake.set_result(None)
+
+    async def flush(self) -> None:
+        """Wait until everything queued so far was sent (or failed)."""
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self.submit(lambda pipe: pipe.ping(), future)
+        with contextlib.suppress(RedisError, OSError, asyncio.TimeoutError):
+            await asyncio.wait_for(future, 3)
+
+    async def _write(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            if not self._queue:
+                self._wake = loop.create_future()
+                await self._wake
+                self._wake = None
+            batch = [self._queue.popleft() for _ in range(min(len(self._queue), 512))]
+            pipe = self.redis.pipeline(transaction=False)
+            for op, _ in batch:
+                op(pipe)
+            try:
+                results = await pipe.execute()
+            except (RedisError, OSError) as err:
+                log.warning("redis_write_failed", error=str(err), lost=len(batch))
+                for _, future in batch:
+                    if future is not None and not future.done():
+                        future.set_exception(RedisError(str(err)))
+                await asyncio.sleep(RETRY_SECONDS / 5)
+                continue
+            for (_, future), result in zip(batch, results, strict=True):
+                if future is not None and not future.done():
+                    future.set_result(result)
+
+    # -- listening -------------------------------------------------------------------
+
+    async def _listen(self) -> None:
+        lost = False
+        while True:
+            pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+            try:
+                await pubsub.subscribe(self.mine, self.everyone)
+                self._subscribed.set()
+                if lost:
+                    log.info("redis_reconnected")
+                    lost = False
+                    asyncio.get_running_loop().create_task(self._recover())
+                async for message in pubsub.listen():
+                    if message.get("type") != "message":
+                        continue
+                    try:
+                        self._on_message(message["channel"], json.loads(message["data"]))
+                    except Exception:  # one bad message must not stop the node listening
+                        log.exception("bus_message_failed", channel=message["channel"])
+            except (RedisError, OSError) as err:
+                if not lost:
+                    log.warning("redis_lost", error=str(err))
+                lost = True
+                await asyncio.sleep(RETRY_SECONDS)
+            finally:
+                with contextlib.suppress(Exception):
+                    await pubsub.aclose()
+
+    async def _recover(self) -> None:
+        try:
+            await self._on_reconnect()
+        except (RedisError, OSError) as err:
+            log.warning("redis_recover_failed", error=str(err))
