@@ -5,6 +5,9 @@ Usage::
     python bench/load.py --spawn --tables 50,100,250,500,1000      # a fresh server per run
     python bench/load.py ws://127.0.0.1:8765/ --tables 100 --server-pid 1234
     python bench/load.py --spawn --tables 500 --server-profile /tmp/server.prof
+    python bench/load.py --spawn --nodes 2 --tables 500    # two nodes: PostgreSQL and Redis
+    python bench/load.py --spawn --nodes 1 --database-url postgresql://postgres@127.0.0.1/test
+    python bench/load.py ws://127.0.0.1:8765/ ws://127.0.0.1:8766/ --tables 100   # a cluster
 
 Method
 ------
@@ -58,6 +61,23 @@ plays them): restart it between runs.  ``--server-profile FILE`` spawns the serv
 ``cProfile`` (main thread only: the SQLite worker thread is not profiled; the overhead
 roughly doubles server CPU, so read its latency figures as a profile, not a benchmark)
 and prints the top functions by cumulative and by own time.
+
+Several nodes
+-------------
+Several URLs (a running cluster), or ``--spawn --nodes N``: client ``k`` of table ``t``
+connects to node ``(t + k) % N``, so with two nodes every table has two players on each
+and every update crosses from one node to the other.  Spawned nodes of one run share
+PostgreSQL (``--database-url``, default ``postgresql://postgres@127.0.0.1:5432/test``) in a
+fresh schema ``load_<random>`` (``KLAVERJAS_DATABASE_SCHEMA``, created here before the
+nodes start and dropped with CASCADE after the run) and Redis (``--redis-url``, default
+``redis://127.0.0.1:6379/0``) under a fresh ``KLAVERJAS_REDIS_PREFIX`` (its keys are
+deleted after the run); they are named ``node1``..``nodeN`` (``KLAVERJAS_NODE_ID``).
+``--nodes 1 --database-url URL`` runs one node on the same storage, to compare with.
+Server CPU is the sum of the nodes' shares of a core, RSS the sum of theirs (so KiB per
+client is the sum of their growth over the connections), and the server-side latency
+histogram is summed over the nodes; ``nodes`` in the JSON has each node's own figures.
+An error frame ``room_unavailable`` (the room is moving between nodes) counts as an error
+like any other, and the client tries its action again after 0.2 s.
 """
 
 from __future__ import annotations
@@ -73,6 +93,7 @@ import pstats
 import random
 import re
 import resource
+import secrets
 import shutil
 import signal
 import subprocess
@@ -82,7 +103,7 @@ import time
 import traceback
 from collections import Counter
 from collections.abc import Awaitable, Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
@@ -96,6 +117,9 @@ from server.client import GameClient, TableState
 
 ROOT = Path(__file__).resolve().parent.parent
 SETUP_TIMEOUT = 60.0  # seconds for one request while seating or starting a table
+RETRY_DELAY = 0.2  # seconds before trying again after ``room_unavailable``
+DEFAULT_DATABASE_URL = "postgresql://postgres@127.0.0.1:5432/test"
+DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 perf = time.perf_counter
 
 
@@ -104,7 +128,7 @@ perf = time.perf_counter
 
 @dataclass(frozen=True)
 class Config:
-    url: str
+    urls: tuple[str, ...]  # client k of table t connects to urls[(t + k) % len(urls)]
     tables: int
     rate: float
     warmup: float
@@ -115,8 +139,11 @@ class Config:
     move_seconds: int
     seed: int
     compression: bool
-    server_pid: int | None
+    server_pids: tuple[int, ...]
     spawn: bool
+    nodes: int  # spawned nodes
+    database_url: str | None  # spawned nodes on PostgreSQL and Redis (else SQLite, one node)
+    redis_url: str | None
     profile: str | None
     profile_top: int
     timeline: bool
@@ -221,9 +248,10 @@ class Table:
 
     async def connect(self) -> None:
         compression = "deflate" if self.cfg.compression else None
+        urls = self.cfg.urls
         for seat in range(4):
             ws = await connect(
-                self.cfg.url,
+                urls[(self.index + seat) % len(urls)],
                 max_size=2**22,
                 compression=compression,
                 ping_interval=None,  # like a browser: answer the server's pings, send none
@@ -248,13 +276,11 @@ class Table:
                 "move_seconds": self.cfg.move_seconds,
                 "seat": 0,
             }
-            created = _expect(await first.request(message, "snapshot", SETUP_TIMEOUT), "snapshot")
+            created = await _snapshot(first, message)
             self.room_id = created["room_id"]
             for seat in (1, 2, 3):
                 message = {"type": "take_seat", "room_id": self.room_id, "seat": seat}
-                _expect(
-                    await self.players[seat].request(message, "snapshot", SETUP_TIMEOUT), "snapshot"
-                )
+                await _snapshot(self.players[seat], message)
 
     async def start(self) -> None:
         """Everyone ready; the match starts and the driver begins pacing."""
@@ -309,10 +335,13 @@ class Table:
             self.wake.set()
 
     def on_error(self, player: Player, frame: dict[str, Any]) -> None:
-        self.stats.errors[frame.get("code", "?")] += 1
+        code = frame.get("code", "?")
+        self.stats.errors[code] += 1
         state = player.tables.get(self.room_id)
         self.pending = {k: p for k, p in self.pending.items() if p.seat != player.index}
         if state is not None and state.turn == state.seat and state.legal and not state.over:
+            if code == "room_unavailable":  # moving between nodes: try again shortly
+                self.next_slot = min(self.next_slot, perf() + RETRY_DELAY)
             self.todo = (player, state.version, state.legal)  # try again at the next slot
             self.wake.set()
 
@@ -368,31 +397,46 @@ def _expect(frame: dict[str, Any], kind: str) -> dict[str, Any]:
     return frame
 
 
+async def _snapshot(player: Player, message: dict[str, Any]) -> dict[str, Any]:
+    """Send a set-up request until its snapshot comes (again after ``room_unavailable``)."""
+    while True:
+        frame = await player.request(message, "snapshot", SETUP_TIMEOUT)
+        if frame["type"] != "error" or frame.get("code") != "room_unavailable":
+            return _expect(frame, "snapshot")
+        await asyncio.sleep(RETRY_DELAY)
+
+
 # -- the server process ---------------------------------------------------------------
 
 
 class ServerHandle:
-    """The server under test: its URL and, when known, its pid (for RSS and CPU)."""
+    """One server (node) under test: its URL and, when known, its pid (for RSS and CPU)."""
 
-    def __init__(self, url: str, pid: int | None) -> None:
+    def __init__(self, url: str, pid: int | None, name: str = "node1") -> None:
         self.url = url
         self.pid = pid
+        self.name = name
         self.proc: asyncio.subprocess.Process | None = None
         self.tmp: str | None = None
         self.log_path: str | None = None
+        self.profile: str | None = None
         self._log: Any = None
 
     @classmethod
-    async def spawn(cls, profile: str | None) -> ServerHandle:
+    async def spawn(
+        cls, profile: str | None, name: str = "node1", env: dict[str, str] | None = None
+    ) -> ServerHandle:
+        """A fresh server; on SQLite in a temporary file unless ``env`` names a database."""
         tmp = tempfile.mkdtemp(prefix="klaverjas-load-")
-        db = os.path.join(tmp, "load.sqlite3")
-        serve = ["-m", "server.cli", "serve", "--host", "127.0.0.1", "--port", "0", "--db", db]
+        serve = ["-m", "server.cli", "serve", "--host", "127.0.0.1", "--port", "0"]
+        if env is None:
+            serve += ["--db", os.path.join(tmp, "load.sqlite3")]
         prefix = ["-m", "cProfile", "-o", profile] if profile else []
         log_path = os.path.join(tmp, "server.log")
         log_file = open(log_path, "w")  # noqa: SIM115 (closed in stop)
         proc = await asyncio.create_subprocess_exec(
             sys.executable, *prefix, *serve, cwd=ROOT, stdout=asyncio.subprocess.PIPE,
-            stderr=log_file,
+            stderr=log_file, env=env,
         )  # fmt: skip
         assert proc.stdout is not None
         try:
@@ -405,8 +449,9 @@ class ServerHandle:
             await proc.wait()
             log_file.close()
             raise SystemExit(f"the server did not start: {line!r}; see {log_path}")
-        handle = cls(found.group(1), proc.pid)
+        handle = cls(found.group(1), proc.pid, name)
         handle.proc, handle.tmp, handle.log_path, handle._log = proc, tmp, log_path, log_file
+        handle.profile = profile
         return handle
 
     def rss_kib(self, key: str = "VmRSS") -> int | None:
@@ -463,6 +508,177 @@ class ServerHandle:
     def cleanup(self) -> None:
         if self.tmp is not None:
             shutil.rmtree(self.tmp, ignore_errors=True)
+
+
+@dataclass(frozen=True)
+class Storage:
+    """What spawned nodes share for one run: a fresh PostgreSQL schema, a fresh Redis prefix."""
+
+    database_url: str
+    redis_url: str
+    schema: str
+    prefix: str
+
+    @classmethod
+    async def create(cls, database_url: str, redis_url: str) -> Storage:
+        import asyncpg
+        import redis.asyncio as aioredis
+        from redis.exceptions import RedisError
+
+        token = secrets.token_hex(4)
+        storage = cls(database_url, redis_url, f"load_{token}", f"kj-load-{token}")
+        client = aioredis.from_url(redis_url)
+        try:
+            await client.ping()
+        except (OSError, RedisError) as err:
+            raise SystemExit(f"cannot reach Redis at {redis_url}: {err}") from None
+        finally:
+            await client.aclose()
+        try:
+            conn = await asyncpg.connect(database_url, timeout=10)
+        except (OSError, TimeoutError, asyncpg.PostgresError) as err:
+            raise SystemExit(f"cannot reach PostgreSQL at {database_url}: {err}") from None
+        try:
+            await conn.execute(f'CREATE SCHEMA "{storage.schema}"')
+        finally:
+            await conn.close()
+        return storage
+
+    def env(self, node_id: str) -> dict[str, str]:
+        return {
+            **os.environ,
+            "KLAVERJAS_DATABASE_URL": self.database_url,
+            "KLAVERJAS_DATABASE_SCHEMA": self.schema,
+            "KLAVERJAS_REDIS_URL": self.redis_url,
+            "KLAVERJAS_REDIS_PREFIX": self.prefix,
+            "KLAVERJAS_NODE_ID": node_id,
+        }
+
+    async def drop(self) -> None:
+        """Drop the schema and delete the prefix's Redis keys (warnings only on failure)."""
+        import asyncpg
+        import redis.asyncio as aioredis
+
+        try:
+            conn = await asyncpg.connect(self.database_url, timeout=10)
+            try:
+                await conn.execute(f'DROP SCHEMA IF EXISTS "{self.schema}" CASCADE')
+            finally:
+                await conn.close()
+        except Exception as err:
+            print(f"warning: schema {self.schema} not dropped: {err!r}", file=sys.stderr)
+        client = aioredis.from_url(self.redis_url)
+        try:
+            keys = [key async for key in client.scan_iter(match=f"{self.prefix}*", count=1000)]
+            for i in range(0, len(keys), 1000):
+                await client.unlink(*keys[i : i + 1000])
+        except Exception as err:
+            print(f"warning: Redis keys {self.prefix}* not deleted: {err!r}", file=sys.stderr)
+        finally:
+            await client.aclose()
+
+
+class Cluster:
+    """The servers under test (one or more nodes) and, when spawned, their shared storage.
+
+    CPU, RSS and ``/metrics`` are the sums over the nodes (``None`` if any node's is
+    unknown), each process counted once (two URLs may reach one server); each node's own
+    RSS readings are kept in ``rss`` by stage.
+    """
+
+    def __init__(self, nodes: list[ServerHandle], storage: Storage | None = None) -> None:
+        self.nodes = nodes
+        self.storage = storage
+        self.rss: list[dict[str, int | None]] = [{} for _ in nodes]
+
+    @classmethod
+    async def spawn(cls, cfg: Config) -> Cluster:
+        cluster = cls([])
+        try:
+            if cfg.database_url is not None:
+                redis_url = cfg.redis_url or DEFAULT_REDIS_URL
+                cluster.storage = await Storage.create(cfg.database_url, redis_url)
+            for i in range(cfg.nodes):
+                name = f"node{i + 1}"
+                profile = cfg.profile
+                if profile and cfg.nodes > 1:
+                    profile = f"{profile}.{name}"
+                env = cluster.storage.env(name) if cluster.storage else None
+                cluster.nodes.append(await ServerHandle.spawn(profile, name, env))
+                cluster.rss.append({})
+        except BaseException:
+            await cluster.stop()
+            raise
+        return cluster
+
+    @classmethod
+    def attach(cls, cfg: Config) -> Cluster:
+        """Running servers at ``cfg.urls``; pids from ``cfg.server_pids`` or ``ss``."""
+        nodes = []
+        for i, url in enumerate(cfg.urls):
+            pid = cfg.server_pids[i] if i < len(cfg.server_pids) else None
+            pid = pid or pid_listening_on(urlparse(url).port or 80)
+            nodes.append(ServerHandle(url, pid, f"node{i + 1}"))
+        return cls(nodes)
+
+    @property
+    def urls(self) -> tuple[str, ...]:
+        return tuple(node.url for node in self.nodes)
+
+    @property
+    def spawned(self) -> bool:
+        return any(node.proc is not None for node in self.nodes)
+
+    def _distinct(self) -> list[int]:
+        """Indexes of the nodes to add up: the first of each known pid, and unknown ones."""
+        seen: set[int] = set()
+        keep = []
+        for i, node in enumerate(self.nodes):
+            if node.pid is None or node.pid not in seen:
+                keep.append(i)
+            if node.pid is not None:
+                seen.add(node.pid)
+        return keep
+
+    def read_rss(self, stage: str, key: str = "VmRSS") -> int | None:
+        """Every node's RSS (``key`` of its status) as ``stage``; the sum."""
+        for node, rss in zip(self.nodes, self.rss, strict=True):
+            rss[stage] = node.rss_kib(key)
+        return _sum(self.rss[i][stage] for i in self._distinct())
+
+    def cpu_seconds(self) -> list[float | None]:
+        """Each node's CPU seconds so far (add them up with :meth:`total`)."""
+        return [node.cpu_seconds() for node in self.nodes]
+
+    def total(self, values: list[float | None]) -> float | None:
+        return _sum(values[i] for i in self._distinct())
+
+    async def metrics(self) -> dict[str, float]:
+        """Every node's ``/metrics``, summed by name (counters and histogram buckets add)."""
+        total: dict[str, float] = {}
+        nodes = [self.nodes[i] for i in self._distinct()]
+        for values in await asyncio.gather(*(node.metrics() for node in nodes)):
+            for name, value in values.items():
+                total[name] = total.get(name, 0.0) + value
+        return total
+
+    async def stop(self) -> None:
+        """Stop the spawned nodes, report their logs' errors, then remove what they used."""
+        await asyncio.gather(*(node.stop() for node in self.nodes))
+        for node in self.nodes:
+            problems = node.log_problems()
+            if problems:
+                label = "server" if len(self.nodes) == 1 else node.name
+                print(f"   {label} log: {len(problems)} error lines, first: {problems[0][:300]}")
+            node.cleanup()
+        if self.storage is not None:
+            await self.storage.drop()
+
+
+def _sum(values: Any) -> Any:
+    """The sum of ``values``, or None if there are none or any is None."""
+    values = list(values)
+    return None if not values or any(v is None for v in values) else sum(values)
 
 
 def machine_cpu() -> tuple[float, float, float] | None:
@@ -555,11 +771,8 @@ async def _in_batches(
 
 async def run_once(cfg: Config) -> dict[str, Any]:
     source = source_version() if cfg.spawn else None
-    server = await ServerHandle.spawn(cfg.profile) if cfg.spawn else None
-    if server is None:
-        pid = cfg.server_pid or pid_listening_on(urlparse(cfg.url).port or 80)
-        server = ServerHandle(cfg.url, pid)
-    cfg = Config(**{**asdict(cfg), "url": server.url})
+    server = await Cluster.spawn(cfg) if cfg.spawn else Cluster.attach(cfg)
+    cfg = replace(cfg, urls=server.urls)
     stats = Stats()
     rss: dict[str, int | None] = {}
     times: dict[str, float] = {}
@@ -567,8 +780,8 @@ async def run_once(cfg: Config) -> dict[str, Any]:
     monitor: asyncio.Task[None] | None = None
     try:
         await asyncio.sleep(1.0)
-        rss["idle"] = server.rss_kib()
-        print(f"-- {cfg.tables} tables against {server.url} (server pid {server.pid})", flush=True)
+        rss["idle"] = server.read_rss("idle")
+        print(_header(cfg.tables, server), flush=True)
 
         began = perf()
         tables = [Table(i, cfg, stats) for i in range(cfg.tables)]
@@ -576,11 +789,11 @@ async def run_once(cfg: Config) -> dict[str, Any]:
         tables = await _in_batches(tables, cfg.batch, Table.seat, stats)
         times["seat_s"] = perf() - began
         await asyncio.sleep(1.0)
-        rss["seated"] = server.rss_kib()
+        rss["seated"] = server.read_rss("seated")
         began = perf()
         tables = await _in_batches(tables, cfg.batch, Table.start, stats)
         times["start_s"] = perf() - began
-        rss["started"] = server.rss_kib()
+        rss["started"] = server.read_rss("started")
         print(
             f"   seated {len(tables)} tables in {times['seat_s']:.1f} s, started them in"
             f" {times['start_s']:.1f} s; warm-up {cfg.warmup:g} s, measuring {cfg.duration:g} s",
@@ -599,9 +812,9 @@ async def run_once(cfg: Config) -> dict[str, Any]:
         await asyncio.sleep(cfg.duration)
         t1, cpu1, own1, box1 = perf(), server.cpu_seconds(), time.process_time(), machine_cpu()
         after = await server.metrics()
-        rss["end"] = server.rss_kib()
+        rss["end"] = server.read_rss("end")
         own_rss = status_kib("self")
-        rss["peak"] = server.rss_kib("VmHWM")
+        rss["peak"] = server.read_rss("peak", "VmHWM")
 
         stats.stopping = True
         for table in tables:
@@ -619,13 +832,9 @@ async def run_once(cfg: Config) -> dict[str, Any]:
         for i in range(0, len(tables), 250):
             await asyncio.gather(*(t.close() for t in tables[i : i + 250]))
         await asyncio.sleep(1.0)
-        rss["after_close"] = server.rss_kib()
-        if server.proc is not None:
+        rss["after_close"] = server.read_rss("after_close")
+        if server.spawned:
             await server.stop()
-            problems = server.log_problems()
-            if problems:
-                print(f"   server log: {len(problems)} error lines, first: {problems[0][:300]}")
-            server.cleanup()
 
     window = t1 - t0
     sent = sum(t0 <= s < t1 for s in stats.sends)
@@ -655,7 +864,7 @@ async def run_once(cfg: Config) -> dict[str, Any]:
             "count": len(latencies),
         },
         "server_latency_ms": _histogram(before, after, "klaverjas_action_latency_seconds"),
-        "server_cpu_pct": _pct(cpu0, cpu1, window),
+        "server_cpu_pct": _pct(server.total(cpu0), server.total(cpu1), window),
         "generator_cpu_pct": _pct(own0, own1, window),
         "machine": _machine(box0, box1),
         "generator_lag_ms": {"p99": _ms(_quantile(lags, 0.99)), "max": _ms(max(lags, default=0))},
@@ -672,13 +881,59 @@ async def run_once(cfg: Config) -> dict[str, Any]:
         "rematches": stats.rematches,
         "setup_failures": stats.setup_failures,
         "client_bugs": stats.client_bugs,
+        "storage": _storage(cfg, server),
+        "nodes": [
+            {
+                "name": node.name,
+                "url": node.url,
+                "pid": node.pid,
+                "connections": clients,
+                "cpu_pct": _pct(a, b, window),
+                "rss_kib": node_rss,
+                "kib_per_client_seated": _per_client(node_rss, "seated", clients),
+            }
+            for node, node_rss, a, b, clients in zip(
+                server.nodes, server.rss, cpu0, cpu1, _spread(tables, cfg.urls), strict=True
+            )
+        ],
     }
     if cfg.timeline:
         result["timeline"] = _timeline(stats, t0, t1)
     print_run(result)
-    if cfg.profile and cfg.spawn:
-        print_profile(cfg.profile, cfg.profile_top)
+    for node in server.nodes:
+        if node.profile:
+            print_profile(node.profile, cfg.profile_top)
     return result
+
+
+def _spread(tables: list[Table], urls: tuple[str, ...]) -> list[int]:
+    """Connections per URL: client k of table t is on ``urls[(t + k) % len(urls)]``."""
+    counts = [0] * len(urls)
+    for table in tables:
+        for seat in range(4):
+            counts[(table.index + seat) % len(urls)] += 1
+    return counts
+
+
+def _header(tables: int, server: Cluster) -> str:
+    if len(server.nodes) == 1 and server.storage is None:
+        node = server.nodes[0]
+        return f"-- {tables} tables against {node.url} (server pid {node.pid})"
+    nodes = ", ".join(f"{n.name} {n.url} (pid {n.pid})" for n in server.nodes)
+    line = f"-- {tables} tables against {len(server.nodes)} node(s): {nodes}"
+    if server.storage is not None:
+        line += (
+            f"\n   storage: PostgreSQL schema {server.storage.schema}, Redis prefix"
+            f" {server.storage.prefix}"
+        )
+    return line
+
+
+def _storage(cfg: Config, server: Cluster) -> str | None:
+    """What the spawned nodes stored in: "sqlite" or "postgresql+redis"; None if not ours."""
+    if not cfg.spawn:
+        return None
+    return "sqlite" if server.storage is None else "postgresql+redis"
 
 
 # -- figures --------------------------------------------------------------------------
@@ -808,6 +1063,17 @@ def print_run(r: dict[str, Any]) -> None:
         f" server-played {r['server_played_acts']}, mismatched {r['mismatched']},"
         f" setup failures {r['setup_failures']}, rematches {r['rematches']}",
     ]
+    if len(r["nodes"]) > 1:
+        for node in r["nodes"]:
+            nrss = node["rss_kib"]
+            seated, end = nrss.get("seated"), nrss.get("end")
+            lines.append(
+                f"   {node['name']:<14} CPU {_fmt(node['cpu_pct'], '%')},"
+                f" RSS MiB seated {'-' if seated is None else f'{seated / 1024:.1f}'},"
+                f" end {'-' if end is None else f'{end / 1024:.1f}'},"
+                f" KiB/client seated {_fmt(node['kib_per_client_seated'])}"
+                f" ({node['connections']} connections, pid {node['pid']})"
+            )
     for row in r.get("timeline", []):
         lines.append(
             f"   t={row['s']:>3} s  n {row['n']:>5}  p50 {_fmt(row['p50']):>8}"
@@ -850,7 +1116,9 @@ def parse_args(argv: list[str] | None = None) -> tuple[argparse.Namespace, list[
     parser = argparse.ArgumentParser(
         description=__doc__.split("\n\n")[0], formatter_class=argparse.RawTextHelpFormatter
     )
-    parser.add_argument("url", nargs="?", default="ws://127.0.0.1:8765/")
+    parser.add_argument(
+        "url", nargs="*", help="server URL(s); several: a cluster (default ws://127.0.0.1:8765/)"
+    )
     parser.add_argument("--tables", default="100", help="tables, or a comma list (with --spawn)")
     parser.add_argument("--rate", type=float, default=1.0, help="actions/s per table")
     parser.add_argument("--warmup", type=float, default=5.0, help="seconds before measuring")
@@ -862,8 +1130,18 @@ def parse_args(argv: list[str] | None = None) -> tuple[argparse.Namespace, list[
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--no-compression", dest="compression", action="store_false",
                         help="do not offer permessage-deflate")  # fmt: skip
-    parser.add_argument("--server-pid", type=int, help="pid of the server, for RSS and CPU")
+    parser.add_argument("--server-pid", type=int, action="append", default=[],
+                        help="pid of the server, for RSS and CPU (once per URL)")  # fmt: skip
     parser.add_argument("--spawn", action="store_true", help="start a fresh server per run")
+    parser.add_argument("--nodes", type=int, default=1, help="servers to spawn (one cluster)")
+    parser.add_argument(
+        "--database-url",
+        help="spawned nodes on this PostgreSQL, and Redis\n(default with --nodes > 1: "
+        f"{DEFAULT_DATABASE_URL})",
+    )
+    parser.add_argument(
+        "--redis-url", help=f"Redis of spawned nodes on PostgreSQL (default {DEFAULT_REDIS_URL})"
+    )
     parser.add_argument(
         "--server-profile", metavar="FILE", help="spawn the server under cProfile (implies --spawn)"
     )
@@ -875,6 +1153,16 @@ def parse_args(argv: list[str] | None = None) -> tuple[argparse.Namespace, list[
         args.spawn = True
     if len(counts) > 1 and not args.spawn:
         parser.error("several table counts need --spawn (a fresh server per run)")
+    if args.spawn and args.url:
+        parser.error("give server URLs or --spawn, not both")
+    if not args.spawn and (args.nodes != 1 or args.database_url or args.redis_url):
+        parser.error("--nodes, --database-url and --redis-url need --spawn")
+    if args.nodes < 1:
+        parser.error("--nodes must be positive")
+    args.url = args.url or ["ws://127.0.0.1:8765/"]
+    if args.spawn and (args.nodes > 1 or args.database_url or args.redis_url):
+        args.database_url = args.database_url or DEFAULT_DATABASE_URL
+        args.redis_url = args.redis_url or DEFAULT_REDIS_URL
     if args.rate <= 0 or min(counts) < 1:
         parser.error("--rate and --tables must be positive")
     return args, counts
@@ -887,10 +1175,11 @@ async def main_async(args: argparse.Namespace, counts: list[int]) -> list[dict[s
         if profile and len(counts) > 1:
             profile = f"{profile}.{tables}"
         cfg = Config(
-            url=args.url, tables=tables, rate=args.rate, warmup=args.warmup,
+            urls=tuple(args.url), tables=tables, rate=args.rate, warmup=args.warmup,
             duration=args.duration, drain=args.drain, batch=args.batch, deals=args.deals,
             move_seconds=args.move_seconds, seed=args.seed, compression=args.compression,
-            server_pid=args.server_pid, spawn=args.spawn, profile=profile,
+            server_pids=tuple(args.server_pid), spawn=args.spawn, nodes=args.nodes,
+            database_url=args.database_url, redis_url=args.redis_url, profile=profile,
             profile_top=args.profile_top, timeline=args.timeline,
         )  # fmt: skip
         results.append(await run_once(cfg))
