@@ -9,11 +9,13 @@ turn of the event loop.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 from collections import deque
 from typing import TYPE_CHECKING
 
 from ..connection import Peer
+from ..errors import Refused
 from ..table.actor import RoomActor
 
 if TYPE_CHECKING:
@@ -67,7 +69,8 @@ class RemoteClient(Peer):
             while self._frames:
                 frame, rejoin = self._frames.popleft()
                 if rejoin:
-                    await self._rejoin(frame)
+                    with contextlib.suppress(Refused):  # it moved on again: a later rejoin
+                        await self._rejoin(frame)
                 else:
                     await receive(self, self.s, frame)
             self._wake = loop.create_future()
