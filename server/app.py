@@ -130,6 +130,14 @@ class Services:
         else:
             self.directory.update_tournament(summary)
 
+    def online_here(self) -> int:
+        return sum(1 for clients in self.sessions.values() if clients)
+
+    def presence_changed(self) -> None:
+        """A player came or went: the lobby's count (a cluster counts on its sweep)."""
+        if self.cluster is None:
+            self.directory.set_online(self.online_here())
+
     def to_players(self, players: set[str], frame: str, everywhere: bool = True) -> None:
         """Send ``frame`` to every connection of these players (on every node)."""
         for player in players:

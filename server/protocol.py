@@ -232,6 +232,12 @@ class Lobby(_Msg):
     type: Literal["lobby"]
     rooms: list[dict[str, Any]]
     tournaments: list[dict[str, Any]] = Field(description="Upcoming and running tournaments.")
+    online: int = Field(description="Players connected (to any server of the lobby).")
+
+
+class LobbyPresence(_Msg):
+    type: Literal["lobby_presence"]
+    online: int
 
 
 class LobbyTournament(_Msg):
@@ -303,7 +309,8 @@ class Record(_Msg):
 
 ServerMessage = Annotated[
     Welcome | ErrorMsg | Pong | Lobby | LobbyRoom | LobbyRoomGone | Snapshot | Update
-    | ChatOut | Record | LobbyTournament | LobbyTournamentGone | TournamentStatus,
+    | ChatOut | Record | LobbyTournament | LobbyTournamentGone | TournamentStatus
+    | LobbyPresence,
     Field(discriminator="type"),
 ]  # fmt: skip
 

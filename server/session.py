@@ -43,7 +43,12 @@ async def serve_client(client: Client, s: Services) -> None:
             actor.detach(client)
         for tournament in list(client.tournaments.values()):
             tournament.unwatch(client)
-        s.sessions.get(client.player_id, set()).discard(client)
+        sessions = s.sessions.get(client.player_id)
+        if sessions is not None:
+            sessions.discard(client)
+            if not sessions:
+                del s.sessions[client.player_id]
+                s.presence_changed()
         s.directory.unsubscribe(client)
         if s.cluster is not None:
             s.cluster.disconnected(client)
@@ -230,6 +235,7 @@ async def hello(client: Peer, s: Services, m: p.Hello) -> None:
     player, token = await s.identity.hello(m.nickname, m.token)
     client.player_id, client.nickname = player.id, player.nickname
     s.sessions.setdefault(player.id, set()).add(client)
+    s.presence_changed()
     structlog.contextvars.bind_contextvars(player_id=player.id)
     log.info("hello", new=token is not None)
     rooms = s.directory.seated(player.id)

@@ -104,6 +104,7 @@ class Cluster:
             self.bus.publish(self.bus.everyone, {"k": "released", "keys": held})
         with contextlib.suppress(RedisError, OSError):
             await self.bus.redis.delete(self.bus.key(f"node:{self.node}"))
+            await self.bus.redis.hdel(self.bus.key("online"), self.node)
         await self.bus.close()
         log.info("cluster_left", node=self.node, handed_over=len(held))
 
@@ -150,8 +151,22 @@ class Cluster:
                 await self.s.relinquish(actor)
 
     async def _beat(self) -> None:
-        """This node is alive (the others drop its connections' stand-ins when it is not)."""
-        await self.bus.redis.set(self.bus.key(f"node:{self.node}"), "1", px=self.lease_ms)
+        """This node is alive (the others drop its connections' stand-ins when it is not),
+        with its count of connected players; the lobby shows the sum over live nodes."""
+        online = self.bus.key("online")
+        pipe = self.bus.redis.pipeline(transaction=False)
+        pipe.set(self.bus.key(f"node:{self.node}"), "1", px=self.lease_ms)
+        pipe.hset(online, self.node, self.s.online_here())
+        pipe.hgetall(online)
+        *_, counts = await pipe.execute()
+        nodes = sorted(counts)
+        alive = await self.bus.redis.mget([self.bus.key(f"node:{n}") for n in nodes])
+        gone = [n for n, beat in zip(nodes, alive, strict=True) if beat is None]
+        if gone:
+            await self.bus.redis.hdel(online, *gone)
+        self.s.directory.set_online(
+            sum(int(counts[n]) for n, beat in zip(nodes, alive, strict=True) if beat)
+        )
 
     async def sweep(self) -> None:
         """Take over every live room and tournament that nobody holds; forget the

@@ -20,12 +20,20 @@ class Directory:
         self.live: dict[str, dict[str, Any]] = {}  # every open or playing room
         self.tournaments: dict[str, dict[str, Any]] = {}
         self.subscribers: set[Client] = set()
+        self.online = 0  # players connected, on every node
+
+    def set_online(self, online: int) -> None:
+        if online != self.online:
+            self.online = online
+            for client in list(self.subscribers):
+                client.send({"type": "lobby_presence", "online": online})
 
     def snapshot(self) -> dict[str, Any]:
         return {
             "type": "lobby",
             "rooms": list(self.rooms.values()),
             "tournaments": list(self.tournaments.values()),
+            "online": self.online,
         }
 
     def subscribe(self, client: Client) -> None:

@@ -25,6 +25,7 @@ SERVER_TYPES = {
     "lobby",
     "lobby_room",
     "lobby_room_gone",
+    "lobby_presence",
     "snapshot",
     "update",
     "chat",

@@ -92,8 +92,12 @@ async def http_get(harness: Harness, path: str) -> tuple[int, bytes, str]:
 async def test_lobby_lists_public_rooms_live(harness: Harness) -> None:
     lou = await harness.client("lou")
     lobby = await lou.request({"type": "lobby_subscribe"}, "lobby")
-    assert lobby["type"] == "lobby" and lobby["rooms"] == []
+    assert lobby["type"] == "lobby" and lobby["rooms"] == [] and lobby["online"] == 1
     ann, bob = await harness.client("ann"), await harness.client("bob")
+    assert await drain(lou) == [
+        {"type": "lobby_presence", "online": 2},
+        {"type": "lobby_presence", "online": 3},
+    ]
 
     room_id = (await create(ann, name="Open table"))["room_id"]
     frames = await drain(lou)
@@ -112,6 +116,7 @@ async def test_lobby_lists_public_rooms_live(harness: Harness) -> None:
 
     # a newcomer's lobby holds the room as it is now
     liz = await harness.client("liz")
+    assert await lou.next("lobby_presence", timeout=3) == {"type": "lobby_presence", "online": 4}
     (now,) = (await liz.request({"type": "lobby_subscribe"}, "lobby"))["rooms"]
     assert now == ready["room"]
 
@@ -133,11 +138,21 @@ async def test_lobby_lists_public_rooms_live(harness: Harness) -> None:
     assert (await lou.next("lobby_room", timeout=3))["room"]["owner"] == bob.player_id
     assert await drain(liz) == []
 
+    # a player who goes counts no more (a second connection of the same player counts once)
+    await ann.close()
+    assert await lou.next("lobby_presence", timeout=3) == {"type": "lobby_presence", "online": 3}
+    bob_again = await harness.client(token=bob.token)
+    assert bob_again.player_id == bob.player_id
+    await bob.close()
+    await liz.close()
+    assert await lou.next("lobby_presence", timeout=3) == {"type": "lobby_presence", "online": 2}
+
 
 async def test_finished_room_leaves_the_lobby(harness: Harness) -> None:
     lou = await harness.client("lou")
     await lou.request({"type": "lobby_subscribe"}, "lobby")
     room_id, (solo,) = await harness.table("solo", cpu=[1, 2, 3], rules={"deals": 1})
+    assert await lou.next(timeout=3) == {"type": "lobby_presence", "online": 2}  # solo came
     while True:  # the lobby follows the room: open, seats filling, then playing
         frame = await lou.next(timeout=3)
         assert frame["type"] == "lobby_room" and frame["room"]["id"] == room_id, frame
