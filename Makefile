@@ -7,6 +7,9 @@ PYTHON ?= $(shell for p in /usr/bin/python3 python3; do \
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+# Browser tests drive Debian's Chromium (never a downloaded one).
+CHROMIUM := /usr/bin/chromium
+export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
 
 .PHONY: install serve test lint bench clean
 
@@ -18,10 +21,13 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
+$(CHROMIUM):
+	apt-get install -y chromium || { apt-get update && apt-get install -y chromium; }
+
 serve: $(STAMP)
 	$(BIN)/klaverjas serve
 
-test: $(STAMP)
+test: $(STAMP) $(CHROMIUM)
 	$(BIN)/ruff check .
 	PYTHONASYNCIODEBUG=1 $(BIN)/pytest
 

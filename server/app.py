@@ -24,6 +24,7 @@ from engine import Match, Rules, preset
 from engine.errors import NotationError
 
 from . import protocol as p
+from . import static
 from .actor import Actor
 from .clock import Clock, RealClock
 from .cluster import Cluster
@@ -384,6 +385,7 @@ class Server:
         self.clients: set[Client] = set()
         self._stopped = False
         self._poller: asyncio.Task[None] | None = None
+        self.static = static.load()  # the browser client
 
     @property
     def port(self) -> int:
@@ -479,6 +481,9 @@ class Server:
             return _response(
                 HTTPStatus.OK, self.services.metrics.render(), "text/plain; version=0.0.4"
             )
+        if path in self.static:
+            body, kind = self.static[path]
+            return _response(HTTPStatus.OK, body, kind, cache="no-cache")
         if path.startswith("/matches/"):
             record = await self.services.store.match(path.removeprefix("/matches/"))
             if record is None:
@@ -487,6 +492,8 @@ class Server:
         return _response(HTTPStatus.NOT_FOUND, b"not found\n", "text/plain")
 
 
-def _response(status: HTTPStatus, body: bytes, kind: str) -> Response:
+def _response(status: HTTPStatus, body: bytes, kind: str, cache: str | None = None) -> Response:
     headers = Headers([("Content-Type", kind), ("Content-Length", str(len(body)))])
+    if cache is not None:
+        headers["Cache-Control"] = cache
     return Response(status.value, status.phrase, headers, body)
