@@ -19,6 +19,7 @@ from .clock import Clock
 from .errors import Refused
 
 Command = Callable[[], Awaitable[Any]]
+UNAVAILABLE = "room_unavailable"
 
 
 async def _stop() -> None:
@@ -71,7 +72,7 @@ class Actor:
     async def call(self, fn: Command) -> Any:
         """Run ``fn`` inside the actor, after everything queued before it."""
         if not self.running:
-            raise Refused(self.closed_code, f"{self.name} is closed")
+            raise self._closed()
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._post(fn, future)
         return await future
@@ -149,7 +150,14 @@ class Actor:
         if fn is _stop:
             future.set_result(None)
         else:
-            future.set_exception(Refused(self.closed_code, f"{self.name} is closed"))
+            future.set_exception(self._closed())
+
+    def _closed(self) -> Refused:
+        """Why a command cannot run: the actor is done, or stopped while not done (its
+        server is stopping, or another server took it over: try again in a moment)."""
+        if self.finished():
+            return Refused(self.closed_code, f"{self.name} is closed")
+        return Refused(UNAVAILABLE, "the table is moving to another server: try again")
 
     async def _execute(self, fn: Command, future: asyncio.Future[Any]) -> None:
         try:

@@ -258,6 +258,8 @@ class Services:
         elif isinstance(actor, TournamentActor):
             for watcher in list(actor.watchers):
                 watcher.tournaments.pop(actor.key, None)
+        if self.cluster is not None:
+            self.cluster.moved_away(actor.key)
 
     # -- tournaments ---------------------------------------------------------------------
 

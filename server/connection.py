@@ -77,8 +77,8 @@ class Peer:
     def send_text(self, frame: str) -> None:
         raise NotImplementedError
 
-    def deliver(self, room_id: str, version: int, frame: str) -> None:
-        """A room's frame as of ``version`` (what resuming after a move starts from)."""
+    def deliver(self, room_id: str, version: int, frame: str, snapshot: bool = False) -> None:
+        """A room's update (or ``snapshot``) as of ``version``: where resuming starts."""
         self.send_text(frame)
 
     def left(self, room_id: str) -> None:
@@ -113,7 +113,7 @@ class Client(Peer):
         self._wake: asyncio.Future[None] | None = None  # set while the writer waits
         self.writer = asyncio.create_task(self._write(), name="client-writer")
 
-    def deliver(self, room_id: str, version: int, frame: str) -> None:
+    def deliver(self, room_id: str, version: int, frame: str, snapshot: bool = False) -> None:
         self.versions[room_id] = version
         self.send_text(frame)
 

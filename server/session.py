@@ -203,9 +203,10 @@ async def _member_room(
     if actor is not None:
         return actor
     if s.cluster is not None and not client.forwarded and room_id not in s.actors:
-        located = await _located(client, s, room_id, frame)
-        if located is None:
+        if await _located(client, s, room_id, frame) is None:
             return None  # forwarded: its owner knows who is a member
+        if (actor := _following(client, s, room_id)) is not None:
+            return actor  # it was taken over here just now
     raise p.ProtocolError("not_a_member", f"join, watch or resume room {room_id!r} first")
 
 
@@ -224,6 +225,10 @@ async def _tournament(
     if actor is None or isinstance(actor, TournamentActor):
         return actor
     row = await s.store.tournament(tournament_id)
+    if row is not None and row.status in ("scheduled", "running") and s.cluster is None:
+        await s.load_tournaments()  # scheduled from the command line a moment ago
+        if (actor := s.tournaments.get(tournament_id)) is not None:
+            return actor
     if row is not None:  # it ended: its actor has retired
         raise TournamentError("registration_closed", f"the tournament is {row.status}")
     raise p.ProtocolError("no_such_tournament", f"no tournament {tournament_id!r}")

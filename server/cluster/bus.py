@@ -151,7 +151,12 @@ class Bus:
                     await pubsub.aclose()
 
     async def _recover(self) -> None:
-        try:
-            await self._on_reconnect()
-        except (RedisError, OSError) as err:
-            log.warning("redis_recover_failed", error=str(err))
+        """Run ``on_reconnect`` until it gets through (a fresh Redis may drop a few of the
+        pool's old connections first)."""
+        for attempt in range(100):
+            try:
+                await self._on_reconnect()
+                return
+            except (RedisError, OSError) as err:
+                log.warning("redis_recover_failed", error=str(err), attempt=attempt)
+                await asyncio.sleep(RETRY_SECONDS)

@@ -74,6 +74,8 @@ class Cluster:
         self.remotes: dict[tuple[str, str], RemoteClient] = {}  # (node, conn) -> stand-in
         self._out: dict[str, list[list[Any]]] = {}  # node -> items to send it this turn
         self._moved: set[str] = set()  # actors announced as moved, re-attached this turn
+        self._catching_up: set[tuple[str, str]] = set()  # (conn, room) re-attaching
+        self._missing: dict[str, float] = {}  # node -> since when its heartbeat is missing
         self._tasks: list[asyncio.Task[None]] = []
         self._renew = self.bus.redis.register_script(_RENEW)
         self._release = self.bus.redis.register_script(_RELEASE)
@@ -186,9 +188,12 @@ class Cluster:
         nodes = sorted({node for node, _ in self.remotes})
         if nodes:
             alive = await self.bus.redis.mget([self.bus.key(f"node:{n}") for n in nodes])
+            now = asyncio.get_running_loop().time()
             for node, beat in zip(nodes, alive, strict=True):
-                if beat is None:
-                    self._forget_node(node)
+                if beat is not None:
+                    self._missing.pop(node, None)
+                elif now - self._missing.setdefault(node, now) > self.lease_ms / 1000:
+                    self._forget_node(node)  # silent for a whole lease: it died
 
     async def _adopt(self, key: str) -> None:
         try:
@@ -343,43 +348,78 @@ class Cluster:
         match item[0]:
             case "f":
                 client.send_text(item[2])
+            case "s":
+                client.deliver(item[2], item[3], item[4], snapshot=True)
             case "v":
-                client.deliver(item[2], item[3], item[4])
+                room_id, version = item[2], item[3]
+                last = client.versions.get(room_id)
+                if last is None or version == last + 1:
+                    client.deliver(room_id, version, item[4])
+                elif version > last + 1:  # some went missing (Redis lost them): catch up
+                    self._catch_up(client, room_id, last)
             case "u":
                 client.left(item[2])
             case "c":
                 client.close(item[2], item[3])
+
+    def _catch_up(self, client: Client, room_id: str, last: int) -> None:
+        if (client.conn_id, room_id) not in self._catching_up:
+            self._catching_up.add((client.conn_id, room_id))
+            message = {"room_id": room_id, "version": last}
+            task = self._send_rejoin(client, room_id, message)
+            asyncio.get_running_loop().create_task(task).add_done_callback(
+                lambda _: self._catching_up.discard((client.conn_id, room_id))
+            )
 
     def _rejoin_moved(self) -> None:
         moved, self._moved = self._moved, set()
         asyncio.get_running_loop().create_task(self._rejoin(moved))
 
     async def _rejoin(self, keys: set[str] | None) -> None:
-        """Re-attach our connections to actors that moved (``None``: every one elsewhere),
-        each from the last version it saw."""
-        for client in list(self.local.values()):
-            for key, version in list(client.versions.items()):
-                if (keys is None or key in keys) and key not in client.rooms:
-                    actor = self.s.actors.get(key)
-                    if actor is not None:
-                        actor.tell(lambda a=actor, c=client, v=version: a.rejoin(c, v))
-                    else:
-                        await self._send_rejoin(client, key, {"room_id": key, "version": version})
-            for key in list(client.watching):
-                if (keys is None or key in keys) and key not in client.tournaments:
-                    t = self.s.tournaments.get(key)
-                    if t is not None:
-                        t.tell(lambda t=t, c=client: t.watch(c))
-                    else:
-                        await self._send_rejoin(client, key, {"room_id": key, "version": 0})
+        """Re-attach our connections to actors that moved (``None``: all), each from the
+        last version it saw; an actor elsewhere replays what the connection missed."""
+        jobs = [
+            self._send_rejoin(client, key, {"room_id": key, "version": version})
+            for client in list(self.local.values())
+            for key, version in list(client.versions.items())
+            if keys is None or key in keys
+        ] + [
+            self._send_rejoin(client, key, {"room_id": key, "version": 0})
+            for client in list(self.local.values())
+            for key in list(client.watching)
+            if keys is None or key in keys
+        ]
+        await asyncio.gather(*jobs)
 
     async def _send_rejoin(self, client: Client, key: str, message: dict[str, Any]) -> None:
-        try:
-            node = await self.owner(key)
-            if node is not None and node != self.node:
-                await self.forward(client, node, key, json.dumps(message), rejoin=True)
-        except Refused:
-            log.info("rejoin_deferred", key=key, conn=client.conn_id)
+        """Re-attach ``client`` to ``key`` wherever it runs now, trying for two leases
+        while it is between owners."""
+        for _ in range(int(2 * self.lease_ms / 250)):
+            if client.conn_id not in self.local or (
+                key not in client.versions and key not in client.watching
+            ):
+                return  # gone, or left it meanwhile
+            if (room := self.s.actors.get(key)) is not None:
+                if client.rooms.get(key) is not room:
+                    since = client.versions.get(key, 0)
+                    room.tell(lambda room=room, since=since: room.rejoin(client, since))
+                return
+            if (t := self.s.tournaments.get(key)) is not None:
+                t.tell(lambda t=t: t.watch(client))
+                return
+            try:
+                node = await self.owner(key)
+                if node is not None and node != self.node:
+                    await self.forward(client, node, key, json.dumps(message), rejoin=True)
+                    return
+            except Refused:
+                pass
+            await asyncio.sleep(0.25)
+        log.warning("rejoin_failed", key=key, conn=client.conn_id)
+
+    def moved_away(self, key: str) -> None:
+        """We lost ``key``: our connections follow it to its new owner."""
+        asyncio.get_running_loop().create_task(self._rejoin({key}))
 
     def _forget_node(self, node: str) -> None:
         for (n, conn), remote in list(self.remotes.items()):
@@ -388,11 +428,15 @@ class Cluster:
                 remote.gone()
 
     async def _recover(self) -> None:
-        """Redis came back (perhaps empty): leases, lobby, and what our connections missed."""
+        """Redis came back (perhaps empty): leases, lobby, and what our connections missed
+        while it was gone (again a lease later, once every node has settled who owns what)."""
+        self._missing.clear()
         await self.keep_leases()
         for actor in list(self.s.actors.values()):
             self.publish_room(actor.summary())
         for tournament in list(self.s.tournaments.values()):
             self.publish_tournament(tournament.summary())
         await self._load_lobby()
+        await self._rejoin(None)
+        await asyncio.sleep(self.lease_ms / 1000)
         await self._rejoin(None)

@@ -37,6 +37,7 @@ class RemoteClient(Peer):
         self.nickname = nick
         self._frames: deque[tuple[str, bool]] = deque()
         self._wake: asyncio.Future[None] | None = None
+        self._gone = False
         self.task = asyncio.create_task(self._run(), name=f"remote {conn}")
 
     # -- what actors send it -------------------------------------------------------------
@@ -44,12 +45,13 @@ class RemoteClient(Peer):
     def send_text(self, frame: str) -> None:
         self.cluster.out(self.node, ["f", self.conn, frame])
 
-    def deliver(self, room_id: str, version: int, frame: str) -> None:
-        self.cluster.out(self.node, ["v", self.conn, room_id, version, frame])
+    def deliver(self, room_id: str, version: int, frame: str, snapshot: bool = False) -> None:
+        self.cluster.out(self.node, ["s" if snapshot else "v", self.conn, room_id, version, frame])
 
     def left(self, room_id: str) -> None:
         self.rooms.pop(room_id, None)
-        self.cluster.out(self.node, ["u", self.conn, room_id])
+        if not self._gone:
+            self.cluster.out(self.node, ["u", self.conn, room_id])
 
     def close(self, code: int, reason: str) -> None:
         self.cluster.out(self.node, ["c", self.conn, code, reason])
@@ -87,7 +89,8 @@ class RemoteClient(Peer):
             await t.call(lambda: t.watch(self))
 
     def gone(self) -> None:
-        """Its connection closed (or its node died): leave everything, stop."""
+        """Its connection closed (or its node died): leave everything quietly, stop."""
+        self._gone = True
         self.task.cancel()
         for actor in list(self.rooms.values()):
             actor.detach(self)

@@ -199,7 +199,7 @@ class RoomActor(Actor):
                     client.deliver(self.room.id, step.version, frame)
         else:
             frame = encode(self.snapshot(seat, client.player_id))
-            client.deliver(self.room.id, self.room.version, frame)
+            client.deliver(self.room.id, self.room.version, frame, snapshot=True)
 
     def detach(self, client: Peer) -> None:
         self.members.pop(client, None)
@@ -251,9 +251,8 @@ class RoomActor(Actor):
         for member, member_seat in list(self.members.items()):
             if member.player_id == player and member_seat == seat:
                 self.members[member] = None
-                member.deliver(
-                    self.room.id, self.room.version, encode(self.snapshot(None, member.player_id))
-                )
+                frame = encode(self.snapshot(None, member.player_id))
+                member.deliver(self.room.id, self.room.version, frame, snapshot=True)
 
     async def ready(self, client: Peer, ready: bool) -> None:
         await self.commit(self.room.check_ready(client.player_id, ready))

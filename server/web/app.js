@@ -1,0 +1,643 @@
+// The page: holds the client state, routes frames to the reducers, wires the controls.
+//
+// State changes only here (and in the pure reducers of state.js); the views read `app`
+// and redraw once per animation frame.
+
+import { $, show } from './dom.js';
+import { Connection, resumeMessages, serverUrl } from './protocol.js';
+import {
+  applyFrame, applyLobby, isOver, markResync, newLobby, newRoom, newerTournament,
+} from './state.js';
+import {
+  applyPreset, createMessage, loadForm, renderLobby, saveForm, setEndLimits,
+} from './lobby.js';
+import { renderTable, renderTimer } from './table.js';
+import { renderTournament } from './tournament.js';
+
+const TOKEN_KEY = 'klaverjas.token';
+const RETRY_CODES = new Set(['room_unavailable', 'storage_unavailable']);
+const REFRESH_CODES = new Set([
+  'not_your_turn', 'wrong_phase', 'card_not_in_hand', 'illegal_card', 'illegal_action',
+  'stale_version', 'not_playing',
+]);
+const GONE_CODES = new Set(['no_such_room', 'room_closed', 'not_a_member']);
+const TOAST_KINDS = new Set(['roem', 'stuk', 'nat', 'pit']);
+const TRICK_HOLD = 1.6; // seconds a taken trick stays on the table
+const TOAST_TIME = 2.8;
+
+function storedToken() {
+  try {
+    return localStorage.getItem(TOKEN_KEY);
+  } catch {
+    return null;
+  }
+}
+
+const app = {
+  me: null, // player_id
+  nickname: null,
+  token: storedToken(),
+  welcomed: false, // this connection is identified
+  everWelcomed: false,
+  lobby: newLobby(),
+  rooms: new Map(), // room_id -> room model (state.js)
+  tournaments: new Map(), // tournament_id -> latest summary
+  watchedTournaments: new Set(),
+  screen: 'boot', // hello | lobby | table | tournament
+  current: null, // the room shown
+  currentTournament: null,
+  openNext: false, // show the next snapshot's room (after create / join by code)
+  openRoomId: null, // show this room when its snapshot arrives
+  acted: new Map(), // room_id -> the version we answered (buttons quiet until the next)
+  heard: new Map(), // room_id -> when its last frame came (seconds)
+  pendingNickname: null,
+  pendingInvite: null,
+  join: null, // joining by invite code: {code}
+  codes: new Map(), // room_id -> the invite code it was joined with (private rooms)
+  retried: new Set(), // refs of messages sent again after room_unavailable
+  errorRetry: null,
+  errorTimer: null,
+  ui: { lastTrickOpen: false, trickHold: null, toast: null },
+  now: () => Date.now() / 1000,
+};
+
+const conn = new Connection(serverUrl(), {
+  onOpen: sayHello,
+  onState: showStatus,
+  onFrame: (frame, sent) => {
+    handleFrame(frame, sent);
+    render();
+  },
+});
+
+function send(message) {
+  const ref = conn.send(message);
+  if (ref === null) showError('Not connected to the server: reconnecting…');
+  return ref;
+}
+
+// -- the connection ----------------------------------------------------------------------
+
+function showStatus(state, detail = {}) {
+  if (state !== 'open') app.welcomed = false;
+  const el = $('#status');
+  el.dataset.state = state;
+  if (state === 'connecting') el.textContent = 'Connecting…';
+  else if (state === 'open') el.textContent = 'Online';
+  else if (detail.retryIn) el.textContent = `Offline · retrying in ${Math.max(1, Math.round(detail.retryIn))} s`;
+  else el.textContent = 'Offline';
+}
+
+function sayHello() {
+  if (app.token) conn.send({ type: 'hello', token: app.token });
+  else if (app.pendingNickname) conn.send({ type: 'hello', nickname: app.pendingNickname });
+  else goScreen('hello');
+}
+
+function onWelcome(f) {
+  const first = !app.everWelcomed;
+  app.welcomed = true;
+  app.everWelcomed = true;
+  app.me = f.player_id;
+  app.nickname = f.nickname;
+  app.pendingNickname = null;
+  $('#hello-form button[type=submit]').disabled = false;
+  if (f.token) {
+    app.token = f.token;
+    try {
+      localStorage.setItem(TOKEN_KEY, f.token);
+    } catch {
+      // private mode: this identity lasts as long as the page
+    }
+  }
+  // Resume every room we follow with the last version applied, then the seats we hold.
+  const followed = [...app.rooms.values()].map((m) => ({
+    roomId: m.roomId, version: m.version, done: isOver(m) || m.closed,
+  }));
+  for (const message of resumeMessages(followed, f.rooms)) resume(message.room_id, message.version);
+  if (first && app.screen !== 'table' && (f.rooms ?? []).length) {
+    const pick = f.rooms.find((r) => r.status === 'playing') ?? f.rooms[0];
+    app.openRoomId = pick.room_id;
+  }
+  conn.send({ type: 'lobby_subscribe' });
+  for (const tid of app.watchedTournaments) conn.send({ type: 'tournament_watch', tournament_id: tid });
+  if (app.pendingInvite) {
+    joinByInvite(app.pendingInvite);
+    app.pendingInvite = null;
+  }
+  if (app.screen === 'hello' || app.screen === 'boot') goScreen('lobby');
+}
+
+function resume(roomId, version) {
+  const m = app.rooms.get(roomId);
+  if (m) app.rooms.set(roomId, markResync(m, version));
+  conn.send({ type: 'resume', room_id: roomId, version });
+}
+
+// A lost update shows as a gap only when the next one comes: when the shown room has been
+// quiet for a while, ask for anything missed (the server answers nothing if up to date).
+const QUIET = 8; // seconds
+function watchdog() {
+  const m = app.rooms.get(app.current);
+  if (!app.welcomed || app.screen !== 'table' || !m || m.version === 0 || isOver(m)) return;
+  if (m.room?.status !== 'playing') return;
+  const now = app.now();
+  if (now - (app.heard.get(m.roomId) ?? now) < QUIET) return;
+  app.heard.set(m.roomId, now);
+  conn.send({ type: 'resume', room_id: m.roomId, version: m.version });
+}
+
+// -- frames ------------------------------------------------------------------------------
+
+function handleFrame(f, sent) {
+  switch (f.type) {
+    case 'welcome':
+      onWelcome(f);
+      break;
+    case 'error':
+      onError(f, sent);
+      break;
+    case 'lobby':
+      app.lobby = applyLobby(app.lobby, f);
+      for (const t of f.tournaments ?? []) app.tournaments.set(t.id, newerTournament(app.tournaments.get(t.id), t));
+      break;
+    case 'lobby_tournament':
+      app.lobby = applyLobby(app.lobby, f);
+      app.tournaments.set(f.tournament.id, newerTournament(app.tournaments.get(f.tournament.id), f.tournament));
+      break;
+    case 'lobby_room':
+    case 'lobby_room_gone':
+    case 'lobby_presence':
+    case 'lobby_tournament_gone':
+      app.lobby = applyLobby(app.lobby, f);
+      break;
+    case 'snapshot':
+    case 'update':
+    case 'chat':
+      onRoomFrame(f);
+      break;
+    case 'tournament':
+      onTournament(f.tournament);
+      break;
+    default:
+      break; // pong, record
+  }
+}
+
+function onRoomFrame(f) {
+  const id = f.room_id;
+  app.heard.set(id, app.now());
+  let before = app.rooms.get(id);
+  if (!before) {
+    if (f.type !== 'snapshot') return; // a room we left: its last frames trail in
+    before = newRoom(id);
+  }
+  const { model, resume: from } = applyFrame(before, f, app.me);
+  app.rooms.set(id, model);
+  if (from !== null) conn.send({ type: 'resume', room_id: id, version: from });
+
+  if (f.type === 'snapshot') {
+    if (app.join && app.openNext) app.codes.set(id, app.join.code); // to sit down later
+    if (model.inviteCode) app.codes.set(id, model.inviteCode);
+    if (app.openRoomId === id || (app.openNext && app.current !== id) || (app.openNext && app.screen !== 'table')) {
+      app.openRoomId = null;
+      app.openNext = false;
+      app.join = null;
+      openTable(id);
+    }
+  }
+  const now = app.now();
+  if (model.trickSerial !== before.trickSerial && model.lastTrick) {
+    app.ui.trickHold = { roomId: id, serial: model.trickSerial, until: now + TRICK_HOLD };
+    later(TRICK_HOLD);
+  }
+  if (f.type === 'update') {
+    const fresh = model.log.filter((n) => n.seq > before.noteSeq && TOAST_KINDS.has(n.kind));
+    if (fresh.length) {
+      const last = fresh[fresh.length - 1];
+      app.ui.toast = { roomId: id, kind: last.kind, text: last.text, until: now + TOAST_TIME };
+      later(TOAST_TIME);
+    }
+  }
+  if (model.closed && !before.closed) {
+    app.rooms.delete(id);
+    if (app.current === id && app.screen === 'table') {
+      goScreen('lobby');
+      showError('The table was closed.');
+    }
+  }
+}
+
+function onTournament(t) {
+  const prev = app.tournaments.get(t.id);
+  const next = newerTournament(prev, t);
+  app.tournaments.set(t.id, next);
+  if (app.lobby.tournaments[t.id]) {
+    app.lobby = {
+      ...app.lobby,
+      tournaments: { ...app.lobby.tournaments, [t.id]: newerTournament(app.lobby.tournaments[t.id], t) },
+    };
+  }
+  // A new table for me shows in the lobby's list and the tournament view (#my-table);
+  // the page does not switch screens by itself.
+}
+
+function onError(f, sent) {
+  const code = f.code;
+  if (sent && RETRY_CODES.has(code) && !app.retried.has(sent.ref)) {
+    const { ref, ...again } = sent;
+    setTimeout(() => {
+      const newRef = conn.send(again);
+      if (newRef) app.retried.add(newRef);
+    }, 500);
+    return;
+  }
+  if (sent?.type === 'hello') {
+    $('#hello-form button[type=submit]').disabled = false;
+    if (code === 'bad_token') {
+      try {
+        localStorage.removeItem(TOKEN_KEY);
+      } catch {
+        // nothing stored
+      }
+      app.token = null;
+      goScreen('hello');
+      showError('This browser’s saved player is unknown to the server: choose a nickname.');
+      return;
+    }
+  }
+  if (sent?.type === 'take_seat' && sent.invite_code && app.join) {
+    if (code === 'seat_taken' && sent.seat < 3) {
+      send({ type: 'take_seat', invite_code: sent.invite_code, seat: sent.seat + 1 });
+      return;
+    }
+    if (code === 'seat_taken' || code === 'already_seated' || code === 'room_started') {
+      app.openNext = true;
+      send({ type: 'watch', invite_code: sent.invite_code });
+      return;
+    }
+    app.join = null;
+  }
+  if (sent?.type === 'resume') {
+    const explicit = app.openRoomId === sent.room_id;
+    if (GONE_CODES.has(code)) {
+      const m = app.rooms.get(sent.room_id);
+      if (!m || !isOver(m)) {
+        app.rooms.delete(sent.room_id);
+        if (app.current === sent.room_id && app.screen === 'table') goScreen('lobby');
+      }
+      if (explicit) {
+        app.openRoomId = null;
+        showError(f.message, null, code);
+      }
+      return;
+    }
+  }
+  if (sent?.type === 'act') {
+    app.acted.delete(sent.room_id);
+    const m = app.rooms.get(sent.room_id);
+    if (m && REFRESH_CODES.has(code)) resume(sent.room_id, m.version);
+  }
+  if (sent && ['take_seat', 'watch', 'create_room', 'resume'].includes(sent.type)) {
+    app.openNext = false;
+    app.openRoomId = null;
+  }
+  showError(f.message, RETRY_CODES.has(code) ? sent : null, code);
+}
+
+// -- errors ------------------------------------------------------------------------------
+
+function pretty(message) {
+  let text = String(message ?? 'Something went wrong').trim();
+  text = text.charAt(0).toUpperCase() + text.slice(1);
+  if (!/[.!?…]$/.test(text)) text += '.';
+  return text;
+}
+
+function showError(message, retry = null, code = null) {
+  const box = $('#error');
+  box.querySelector('.error-text').textContent = pretty(message);
+  box.dataset.code = code ?? '';
+  app.errorRetry = retry;
+  show(box.querySelector('[data-error-retry]'), Boolean(retry));
+  show(box, true);
+  clearTimeout(app.errorTimer);
+  app.errorTimer = setTimeout(hideError, retry ? 15000 : 6000);
+}
+
+function hideError() {
+  clearTimeout(app.errorTimer);
+  app.errorRetry = null;
+  show($('#error'), false);
+}
+
+// -- screens -----------------------------------------------------------------------------
+
+function goScreen(name) {
+  const was = app.screen;
+  if (was === 'table' && name !== 'table') {
+    const m = app.rooms.get(app.current);
+    if (m && (isOver(m) || m.closed)) app.rooms.delete(app.current); // it is gone from the server
+  }
+  app.screen = name;
+  for (const id of ['hello', 'lobby', 'table', 'tournament']) show($(`#${id}`), id === name);
+  if (name === 'hello' && was !== 'hello') setTimeout(() => $('#nickname').focus(), 0);
+  if (name !== 'table') app.ui.lastTrickOpen = false;
+  render();
+}
+
+function openTable(id) {
+  if (app.current !== id) app.ui.lastTrickOpen = false;
+  app.current = id;
+  goScreen('table');
+}
+
+function openTournament(id) {
+  app.currentTournament = id;
+  if (!app.watchedTournaments.has(id)) {
+    app.watchedTournaments.add(id);
+    send({ type: 'tournament_watch', tournament_id: id });
+  }
+  goScreen('tournament');
+}
+
+function goLobby() {
+  const m = app.rooms.get(app.current);
+  if (m && (isOver(m) || m.closed)) app.rooms.delete(app.current);
+  goScreen('lobby');
+}
+
+let drawing = false;
+function render() {
+  if (drawing) return;
+  drawing = true;
+  requestAnimationFrame(() => {
+    drawing = false;
+    draw();
+  });
+}
+
+function draw() {
+  $('#me').textContent = app.nickname ?? '';
+  if (app.screen === 'lobby') renderLobby(app);
+  else if (app.screen === 'table') renderTable(app);
+  else if (app.screen === 'tournament') renderTournament(app);
+  const m = app.screen === 'table' ? app.rooms.get(app.current) : null;
+  const myTurn = Boolean(m && m.legal.length && app.acted.get(m.roomId) !== m.version);
+  const title = myTurn ? 'Your turn · Klaverjas' : 'Klaverjas';
+  if (document.title !== title) document.title = title;
+  // A keyboard player who just acted gets the focus back on their next decision.
+  if (myTurn && app.ui.keyboard && (document.activeElement === document.body || !document.activeElement)) {
+    const next = $('#bids button, #claim button, #hand button.card.legal:not([disabled])');
+    if (next) next.focus();
+  }
+}
+
+// Redraw when a timed effect (a taken trick, a toast) runs out.
+function later(seconds) {
+  setTimeout(render, seconds * 1000 + 30);
+}
+
+// -- commands ----------------------------------------------------------------------------
+
+function joinByInvite(raw) {
+  const code = raw.trim();
+  if (!code) return;
+  app.join = { code };
+  app.openNext = true;
+  send({ type: 'take_seat', invite_code: code, seat: 0 });
+}
+
+function act(action) {
+  const m = app.rooms.get(app.current);
+  if (!m || app.acted.get(m.roomId) === m.version) return;
+  if (!m.legal.includes(action)) return;
+  if (send({ type: 'act', room_id: m.roomId, action, version: m.version }) !== null) {
+    app.acted.set(m.roomId, m.version);
+    render();
+  }
+}
+
+function leave() {
+  const m = app.rooms.get(app.current);
+  if (!m) {
+    goScreen('lobby');
+    return;
+  }
+  if (isOver(m) || m.closed) {
+    goLobby();
+    return;
+  }
+  if (m.seat !== null && m.room?.status === 'playing') {
+    // Seats are fixed while the match runs: keep it and go look at the lobby.
+    goScreen('lobby');
+    return;
+  }
+  send({ type: 'leave_room', room_id: m.roomId });
+  app.rooms.delete(m.roomId);
+  goScreen('lobby');
+}
+
+function roomOf(el) {
+  return el.closest('[data-room-id]')?.dataset.roomId || app.current;
+}
+
+function onClick(event) {
+  const el = event.target.closest('button');
+  if (!el || el.disabled) return;
+  const d = el.dataset;
+  if (el.closest('#hand, #bids, #claim')) app.ui.keyboard = event.detail === 0; // Enter/Space
+  if (el.closest('#hand') && d.card) {
+    act(d.card);
+  } else if (d.action) {
+    act(d.action);
+  } else if (d.takeSeat !== undefined || d.sit !== undefined) {
+    const roomId = roomOf(el);
+    const seat = Number(d.takeSeat ?? d.sit);
+    const code = app.rooms.get(roomId)?.room?.private ? app.codes.get(roomId) : null;
+    app.openRoomId = roomId;
+    send(code ? { type: 'take_seat', invite_code: code, seat } : { type: 'take_seat', room_id: roomId, seat });
+  } else if (d.watch !== undefined || d.watchRoom) {
+    const roomId = d.watchRoom || d.watch || roomOf(el);
+    const m = app.rooms.get(roomId);
+    if (m && m.version > 0 && !isOver(m)) {
+      openTable(roomId);
+    } else {
+      app.openRoomId = roomId;
+      send({ type: 'watch', room_id: roomId });
+    }
+  } else if (d.openRoom) {
+    const m = app.rooms.get(d.openRoom);
+    if (m && m.version > 0) {
+      openTable(d.openRoom);
+    } else {
+      app.openRoomId = d.openRoom;
+      resume(d.openRoom, 0);
+    }
+  } else if (el.id === 'my-table' || d.openMyTable) {
+    const roomId = d.openMyTable || d.myRoom;
+    if (!roomId) return;
+    app.openRoomId = roomId;
+    resume(roomId, 0);
+  } else if (d.addCpu !== undefined) {
+    send({ type: 'add_cpu', room_id: app.current, seat: Number(d.addCpu) });
+  } else if (d.removeSeat !== undefined) {
+    send({ type: 'remove_seat', room_id: app.current, seat: Number(d.removeSeat) });
+  } else if (el.id === 'ready') {
+    const m = app.rooms.get(app.current);
+    const seat = m && m.seat !== null ? m.room.seats[m.seat] : null;
+    if (seat) send({ type: 'ready', room_id: m.roomId, ready: !seat.ready });
+  } else if (el.id === 'back') {
+    send({ type: 'back', room_id: app.current });
+  } else if (el.id === 'leave') {
+    leave();
+  } else if (el.id === 'to-lobby') {
+    goLobby();
+  } else if (el.id === 'show-last-trick') {
+    app.ui.lastTrickOpen = !app.ui.lastTrickOpen;
+    render();
+  } else if (d.closeLastTrick !== undefined) {
+    app.ui.lastTrickOpen = false;
+    render();
+    $('#show-last-trick').focus();
+  } else if (d.copy) {
+    copyLink(el, d.copy);
+  } else if (d.register || d.tRegister) {
+    send({ type: 'tournament_register', tournament_id: d.register || d.tRegister });
+  } else if (d.unregister || d.tUnregister) {
+    send({ type: 'tournament_unregister', tournament_id: d.unregister || d.tUnregister });
+  } else if (d.leaveTournament) {
+    // eslint-disable-next-line no-alert
+    if (window.confirm('Leave the tournament for good? A CPU takes your place.')) {
+      send({ type: 'tournament_leave', tournament_id: d.leaveTournament });
+    }
+  } else if (d.openTournament || d.backTournament) {
+    openTournament(d.openTournament || d.backTournament);
+  } else if (d.go === 'lobby') {
+    goLobby();
+  } else if (d.errorDismiss !== undefined) {
+    hideError();
+  } else if (d.errorRetry !== undefined) {
+    const again = app.errorRetry;
+    hideError();
+    if (again) {
+      const { ref, ...message } = again;
+      send(message);
+    }
+  }
+}
+
+async function copyLink(button, link) {
+  try {
+    await navigator.clipboard.writeText(link);
+    button.textContent = 'Copied!';
+  } catch {
+    const input = $('#invite input');
+    input.select();
+    button.textContent = 'Select and copy';
+  }
+  setTimeout(() => {
+    button.textContent = 'Copy link';
+  }, 2000);
+}
+
+function onKey(event) {
+  if (app.screen !== 'table' || event.altKey || event.ctrlKey || event.metaKey) return;
+  const target = event.target;
+  if (target.closest('input, textarea, select')) return;
+  if (event.key === 'Escape' && app.ui.lastTrickOpen) {
+    app.ui.lastTrickOpen = false;
+    render();
+    return;
+  }
+  if (/^[1-9]$/.test(event.key)) {
+    const card = $(`#hand button.card[data-index="${event.key}"]`);
+    if (card && !card.disabled) {
+      event.preventDefault();
+      app.ui.keyboard = true;
+      card.focus();
+      act(card.dataset.card);
+    }
+    return;
+  }
+  if ((event.key === 'ArrowLeft' || event.key === 'ArrowRight') && target.closest('#hand, #bids, #claim')) {
+    const group = target.closest('#hand, #bids, #claim');
+    const buttons = [...group.querySelectorAll('button:not([disabled])')];
+    const at = buttons.indexOf(target);
+    if (at < 0 || !buttons.length) return;
+    event.preventDefault();
+    const next = buttons[(at + (event.key === 'ArrowRight' ? 1 : buttons.length - 1)) % buttons.length];
+    next.focus();
+  }
+}
+
+// -- forms -------------------------------------------------------------------------------
+
+function wireForms() {
+  const hello = $('#hello-form');
+  hello.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const nickname = $('#nickname').value.trim();
+    if (!nickname) return;
+    app.pendingNickname = nickname;
+    if (conn.isOpen && !app.welcomed) {
+      hello.querySelector('button[type=submit]').disabled = true;
+      conn.send({ type: 'hello', nickname });
+    } else {
+      conn.nudge();
+    }
+  });
+
+  const create = $('#create-room');
+  loadForm(create);
+  create.elements.preset.addEventListener('change', () => applyPreset(create, create.elements.preset.value));
+  create.elements.end.addEventListener('change', () => setEndLimits(create));
+  create.addEventListener('change', () => saveForm(create));
+  create.addEventListener('submit', (event) => {
+    event.preventDefault();
+    saveForm(create);
+    const message = createMessage(create);
+    app.openNext = true;
+    send(message);
+  });
+
+  $('#join-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    const input = $('#invite-code');
+    joinByInvite(input.value);
+  });
+
+  $('#chat-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    const input = $('#chat-input');
+    const text = input.value.trim();
+    if (!text || !app.current) return;
+    if (send({ type: 'chat', room_id: app.current, text }) !== null) input.value = '';
+  });
+}
+
+// -- start -------------------------------------------------------------------------------
+
+function start() {
+  const params = new URLSearchParams(window.location.search);
+  const invite = params.get('invite');
+  if (invite) {
+    app.pendingInvite = invite;
+    window.history.replaceState(null, '', window.location.pathname);
+  }
+  wireForms();
+  document.addEventListener('click', onClick);
+  document.addEventListener('keydown', onKey);
+  document.addEventListener('visibilitychange', () => {
+    if (!document.hidden) conn.nudge();
+  });
+  window.addEventListener('online', () => conn.nudge());
+  setInterval(() => {
+    if (app.screen === 'table') renderTimer(app);
+  }, 250);
+  setInterval(watchdog, 2000);
+  if (!app.token) goScreen('hello');
+  conn.connect();
+}
+
+start();

@@ -1,0 +1,231 @@
+// The lobby: public rooms, tournaments, your tables, and the create-room form.
+
+import { $, h, patch, show } from './dom.js';
+import { tournamentInfo } from './state.js';
+
+export const PRESETS = {
+  amsterdam: { variant: 'amsterdam', trump_mode: 'bidding', roem: 'auto', pit_bonus: 'any', end: 'target', end_value: 1500 },
+  rotterdam: { variant: 'rotterdam', trump_mode: 'bidding', roem: 'auto', pit_bonus: 'any', end: 'target', end_value: 1500 },
+  tournament: { variant: 'amsterdam', trump_mode: 'dealer', roem: 'auto', pit_bonus: 'any', end: 'target', end_value: 1001 },
+};
+const RULE_FIELDS = ['variant', 'trump_mode', 'roem', 'pit_bonus'];
+const END_LIMITS = { target: [100, 10000, 1500], deals: [1, 100, 16] };
+const STORE_KEY = 'klaverjas.create-room';
+
+const TRUMP_WORDS = { bidding: 'bidding', dealer: 'dealer names trump', forced: 'forced trump', turned: 'turned card' };
+
+export function rulesText(rules, moveSeconds = null) {
+  if (!rules) return '';
+  const parts = [
+    rules.variant === 'rotterdam' ? 'Rotterdam' : 'Amsterdam',
+    TRUMP_WORDS[rules.trump_mode] ?? rules.trump_mode,
+    rules.roem === 'claim' ? 'roem claimed' : 'roem counted',
+    rules.pit_bonus === 'playing' ? 'pit bonus for the players' : 'pit bonus for all',
+    rules.end === 'deals'
+      ? `${rules.end_value} ${rules.end_value === 1 ? 'deal' : 'deals'}`
+      : `to ${rules.end_value}`,
+  ];
+  if (moveSeconds) parts.push(`${moveSeconds} s a move`);
+  return parts.join(' · ');
+}
+
+export function startText(t) {
+  if (t.start_when_full) return 'starts when full';
+  if (!t.start_at) return 'start time to be announced';
+  const when = new Date(t.start_at * 1000);
+  return `starts ${when.toLocaleString([], {
+    weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit',
+  })}`;
+}
+
+const FORMAT_WORDS = { quick: 'Quick tournament', classic: 'Classic tournament' };
+export const formatName = (t) => FORMAT_WORDS[t.format] ?? `${t.format} tournament`;
+
+const STATUS_WORDS = { open: 'Waiting for players', playing: 'Playing', finished: 'Finished', closed: 'Closed' };
+
+// -- rendering -----------------------------------------------------------------------------
+
+export function renderLobby(app) {
+  const { lobby, me } = app;
+  $('#online').textContent = lobby.online ?? '–';
+  $('#online-label').textContent = lobby.online === 1 ? 'player online' : 'players online';
+
+  const rooms = Object.values(lobby.rooms).sort(
+    (a, b) => (a.status === 'open' ? 0 : 1) - (b.status === 'open' ? 0 : 1) || a.name.localeCompare(b.name),
+  );
+  patch($('#rooms'), rooms.map((room) => roomItem(room, me, app)));
+  show($('#rooms-empty'), lobby.loaded && rooms.length === 0);
+
+  const tournaments = Object.values(lobby.tournaments).sort(
+    (a, b) => (a.start_at ?? 0) - (b.start_at ?? 0) || a.id.localeCompare(b.id),
+  );
+  patch($('#tournaments'), tournaments.map((t) => tournamentItem(t, me)));
+  show($('#tournaments-empty'), lobby.loaded && tournaments.length === 0);
+
+  const mine = [...app.rooms.values()].filter((m) => m.room && !m.closed);
+  patch($('#my-rooms'), mine.map((m) => myRoomItem(m)));
+  show($('#my-rooms-panel'), mine.length > 0);
+}
+
+function seatChip(room, seat, index, me, seated) {
+  if (seat.cpu) {
+    return h('span', { class: 'chip cpu', title: 'A CPU player' }, 'CPU');
+  }
+  if (seat.player_id) {
+    return h('span', { class: ['chip', seat.player_id === me && 'you', seat.ready && 'ready'] },
+      seat.nickname ?? '?', seat.ready ? h('span', { class: 'tick', 'aria-label': 'ready' }, ' ✓') : null);
+  }
+  if (room.status === 'open' && !seated) {
+    return h('button', {
+      type: 'button', class: 'chip free', dataset: { takeSeat: index },
+      'aria-label': `Take seat ${index + 1} at ${room.name}`,
+    }, `Sit here`);
+  }
+  return h('span', { class: 'chip empty' }, 'empty');
+}
+
+function roomItem(room, me, app) {
+  const seated = room.seats.some((s) => s.player_id && s.player_id === me);
+  const free = room.seats.filter((s) => !s.player_id && !s.cpu).length;
+  return h('li', { class: 'room-item', dataset: { roomId: room.id, key: room.id, status: room.status } },
+    h('div', { class: 'item-head' },
+      h('strong', { class: 'item-title' }, room.name),
+      h('span', { class: ['status-chip', room.status] },
+        room.status === 'open' ? `${STATUS_WORDS.open} (${free} free)` : STATUS_WORDS[room.status] ?? room.status)),
+    h('p', { class: 'muted small' }, rulesText(room.rules, room.move_seconds)),
+    h('div', { class: 'seats-line', role: 'group', 'aria-label': 'Seats' },
+      room.seats.map((s, i) => seatChip(room, s, i, me, seated))),
+    h('div', { class: 'item-actions' },
+      seated || app.rooms.has(room.id)
+        ? h('button', { type: 'button', class: 'primary small', dataset: { openRoom: room.id } }, 'Open')
+        : null,
+      h('button', {
+        type: 'button', class: 'small', dataset: { watch: room.id }, 'aria-label': `Watch ${room.name}`,
+      }, 'Watch')));
+}
+
+function tournamentItem(t, me) {
+  const info = tournamentInfo(t, me);
+  const count = (t.registered ?? []).length;
+  let state;
+  if (t.status === 'running') state = `Round ${t.rounds.length} being played`;
+  else if (t.status === 'scheduled') state = startText(t);
+  else state = t.status;
+  return h('li', { class: 'tournament-item', dataset: { tournamentId: t.id, key: t.id, status: t.status } },
+    h('div', { class: 'item-head' },
+      h('strong', { class: 'item-title' }, formatName(t)),
+      h('span', { class: ['status-chip', t.status] }, t.status === 'scheduled' ? 'Open for registration' : t.status)),
+    h('p', { class: 'muted small' },
+      `${t.size} players · `,
+      t.start_at && !t.start_when_full
+        ? h('time', { datetime: new Date(t.start_at * 1000).toISOString() }, state)
+        : state,
+      ` · ${count} of ${t.size} registered`,
+      t.fill_with_cpu ? ' · CPUs fill empty places' : '',
+      t.repeat ? ` · ${t.repeat}` : ''),
+    h('div', { class: 'item-actions' },
+      t.status === 'scheduled' && !info.registered
+        ? h('button', { type: 'button', class: 'primary small', dataset: { register: t.id } }, 'Register')
+        : null,
+      t.status === 'scheduled' && info.registered
+        ? h('button', { type: 'button', class: 'small', dataset: { unregister: t.id } }, 'Unregister')
+        : null,
+      info.registered && !info.playing ? h('span', { class: 'chip you' }, 'registered') : null,
+      info.playing ? h('span', { class: 'chip ready-now' }, 'your table is ready') : null,
+      h('button', { type: 'button', class: 'small', dataset: { openTournament: t.id } },
+        info.playing ? 'Open (you are playing)' : 'View')));
+}
+
+function myRoomItem(m) {
+  const room = m.room;
+  let state = STATUS_WORDS[room.status] ?? room.status;
+  if (m.result) state = 'Match over';
+  else if (m.seat === null) state += ' · watching';
+  return h('li', { class: 'room-item mine', dataset: { key: m.roomId, myRoomId: m.roomId } },
+    h('div', { class: 'item-head' },
+      h('strong', { class: 'item-title' }, room.name),
+      h('span', { class: ['status-chip', room.status] }, state)),
+    h('div', { class: 'item-actions' },
+      h('button', { type: 'button', class: 'primary small', dataset: { openRoom: m.roomId } }, 'Open')));
+}
+
+// -- the create-room form ------------------------------------------------------------------
+
+export function applyPreset(form, name) {
+  const preset = PRESETS[name] ?? PRESETS.amsterdam;
+  for (const field of RULE_FIELDS) form.elements[field].value = preset[field];
+  form.elements.end.value = preset.end;
+  setEndLimits(form, preset.end_value);
+}
+
+export function setEndLimits(form, value = null) {
+  const end = form.elements.end.value;
+  const [min, max, fallback] = END_LIMITS[end];
+  const input = form.elements.end_value;
+  input.min = String(min);
+  input.max = String(max);
+  const current = Number(value ?? input.value);
+  input.value = String(value ?? (current >= min && current <= max ? current : fallback));
+  $('#cr-end-value-label').textContent = end === 'deals' ? 'Deals' : 'Points';
+}
+
+// The create_room message from the form's values.
+export function createMessage(form) {
+  const f = form.elements;
+  const rules = { preset: f.preset.value };
+  for (const field of RULE_FIELDS) rules[field] = f[field].value;
+  const value = Math.round(Number(f.end_value.value));
+  if (f.end.value === 'deals') rules.deals = value;
+  else rules.target = value;
+  const message = {
+    type: 'create_room',
+    rules,
+    move_seconds: Math.round(Number(f.move_seconds.value)),
+    private: f.private.checked,
+    seat: f.seat.value === 'watch' ? null : Number(f.seat.value),
+  };
+  const name = f.name.value.trim();
+  if (name) message.name = name;
+  return message;
+}
+
+export function saveForm(form) {
+  const f = form.elements;
+  const values = { preset: f.preset.value, end: f.end.value, end_value: f.end_value.value,
+    move_seconds: f.move_seconds.value, private: f.private.checked, seat: f.seat.value,
+    name: f.name.value };
+  for (const field of RULE_FIELDS) values[field] = f[field].value;
+  try {
+    localStorage.setItem(STORE_KEY, JSON.stringify(values));
+  } catch {
+    // storage full or blocked: the form just forgets
+  }
+}
+
+export function loadForm(form) {
+  let values = null;
+  try {
+    values = JSON.parse(localStorage.getItem(STORE_KEY) || 'null');
+  } catch {
+    values = null;
+  }
+  const f = form.elements;
+  if (!values) {
+    applyPreset(form, f.preset.value);
+    return;
+  }
+  const set = (name, value) => {
+    if (value === undefined || value === null) return;
+    const el = f[name];
+    if (el.tagName === 'SELECT' && ![...el.options].some((o) => o.value === String(value))) return;
+    el.value = String(value);
+  };
+  set('preset', values.preset);
+  for (const field of RULE_FIELDS) set(field, values[field]);
+  set('end', values.end);
+  setEndLimits(form, values.end_value ?? null);
+  set('move_seconds', values.move_seconds);
+  set('seat', values.seat);
+  set('name', values.name);
+  f.private.checked = Boolean(values.private);
+}

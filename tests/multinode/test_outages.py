@@ -1,0 +1,103 @@
+"""Redis restarts and PostgreSQL goes away for a while: play goes on, nothing is lost."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from tests.multinode.audit import check_finished_match, check_table_end, stored_room
+from tests.multinode.conftest import Cluster, Proxy, RedisServer, pg_rows
+from tests.multinode.players import seat_table
+
+pytestmark = pytest.mark.multinode
+
+
+async def test_play_and_the_lobby_survive_a_redis_restart(
+    cluster: Cluster, private_redis: RedisServer
+) -> None:
+    cluster.redis_url = private_redis.url
+    nodes = await cluster.start("n1", "n2")
+    views = [await cluster.lobby(node, f"watch-{node.node_id}") for node in nodes]
+    table = await seat_table(cluster, nodes, {"deals": 3}, pace=0.03, seed=5)
+    room_id = table.room_id
+    await cluster.until(
+        lambda: min(v.version for v in table.views()) >= 20, 10, "play to get going"
+    )
+    assert not table.over()
+
+    cluster.note("redis killed")
+    await private_redis.kill()
+    await asyncio.sleep(1.0)
+    await private_redis.start()
+    cluster.note("redis started again")
+
+    await cluster.until(table.over, 20, "the match to end after the Redis restart")
+    check_table_end(table)
+    stored = await stored_room(cluster.schema, room_id)
+    assert stored.version == table.views()[0].version
+    check_finished_match(stored, table.bots)
+
+    # the lobby still works everywhere: new rooms reach the subscribers of both nodes
+    new_rooms = set()
+    for node in nodes:
+        host = await cluster.bot(node, f"host-{node.node_id}")
+        created = await host.request({"type": "create_room", "name": "after"}, "snapshot")
+        assert created["type"] == "snapshot", created
+        new_rooms.add(created["room_id"])
+    await cluster.until(
+        lambda: all(new_rooms <= set(view.rooms) for view in views),
+        10,
+        "both new rooms to reach the lobby subscribers of both nodes",
+    )
+    for view in views:
+        assert new_rooms <= set(await view.subscribe())
+
+
+async def test_a_postgres_outage_refuses_acts_and_play_resumes(
+    cluster: Cluster, pg_proxy: Proxy
+) -> None:
+    cluster.database_url = pg_proxy.url()
+    nodes = await cluster.start("n1", "n2")
+    table = await seat_table(cluster, nodes, {"deals": 2}, seed=6)
+    room_id = table.room_id
+    table.hold(lambda t: t.version >= 20 and len(t.trick) >= 1)
+    await cluster.until(table.settled, 15, "play to stop in the middle of a trick")
+    held = table.views()[0].version
+    turn = table.views()[0].turn
+    actor = next(bot for bot in table.players if bot.table(room_id).seat == turn)
+    action = actor.table(room_id).legal[0]
+
+    cluster.note("postgres cut")
+    loop = asyncio.get_running_loop()
+    cut = loop.time()
+    await pg_proxy.stop()
+    mark = len(actor.seen())
+    await actor.send(
+        {"type": "act", "room_id": room_id, "action": action, "version": held,
+         "ref": f"act:{room_id}:{held}"}
+    )  # fmt: skip
+    reply = await actor.wait_frame(
+        lambda f: (
+            f.get("ref") == f"act:{room_id}:{held}"
+            or (f["type"] == "update" and f.get("room_id") == room_id)
+        ),
+        15,
+        after=mark,
+    )
+    assert reply["type"] == "error" and reply["code"] == "storage_unavailable", reply
+    await asyncio.sleep(max(0.5, cut + 2.0 - loop.time()))  # an outage of two seconds at least
+    assert [v.version for v in table.views()] == [held] * 4, "the table moved without storage"
+    rows = await pg_rows(
+        cluster.schema, "SELECT max(version) AS v FROM room_log WHERE room_id = $1", room_id
+    )
+    assert rows[0]["v"] == held, f"log at {rows[0]['v']}, the table at {held}"
+
+    await pg_proxy.start()  # the same port
+    cluster.note("postgres back")
+    table.hold(None)
+    await cluster.until(table.over, 20, "the match to end after the outage")
+    check_table_end(table)
+    stored = await stored_room(cluster.schema, room_id)
+    assert stored.version == table.views()[0].version > held
+    check_finished_match(stored, table.bots)
