@@ -397,6 +397,8 @@ class Server:
     async def start(self) -> None:
         services = self.services
         await services.store.open()
+        if self.settings.redis_url and not self.settings.database_url:
+            raise RuntimeError("a cluster (KLAVERJAS_REDIS_URL) needs a shared PostgreSQL")
         if self.settings.redis_url:  # a cluster: the nodes share out the live tables
             services.cluster = Cluster(self.settings, services)
             await services.cluster.start()
