@@ -21,7 +21,7 @@ from .logs import log
 from .store.base import StoreError
 from .table.actor import RoomActor
 from .tournament import TournamentActor
-from .tournament.state import TournamentError
+from .tournament.state import Tournament, TournamentError
 
 if TYPE_CHECKING:
     from .app import Services
@@ -139,7 +139,8 @@ async def handle(client: Peer, s: Services, m: Any, started: float, frame: str |
             p.TournamentRegister() | p.TournamentUnregister() | p.TournamentLeave()
             | p.TournamentWatch()
         ):  # fmt: skip
-            if t := await _tournament(client, s, m.tournament_id, frame):
+            watch = isinstance(m, p.TournamentWatch)
+            if t := await _tournament(client, s, m.tournament_id, frame, watch):
                 command = getattr(t, m.type.removeprefix("tournament_"))  # register, leave...
                 await t.call(lambda: command(client))
         case p.GetRecord():
@@ -219,8 +220,9 @@ def _following(client: Peer, s: Services, room_id: str) -> RoomActor | None:
 
 
 async def _tournament(
-    client: Peer, s: Services, tournament_id: str, frame: str | bytes
+    client: Peer, s: Services, tournament_id: str, frame: str | bytes, watch: bool
 ) -> TournamentActor | None:
+    """The tournament's actor (None once forwarded, or once an ended one was shown)."""
     actor = await _located(client, s, tournament_id, frame)
     if actor is None or isinstance(actor, TournamentActor):
         return actor
@@ -229,6 +231,13 @@ async def _tournament(
         await s.load_tournaments()  # scheduled from the command line a moment ago
         if (actor := s.tournaments.get(tournament_id)) is not None:
             return actor
+    if row is not None and watch:
+        entries = [e.entry for e in await s.store.log(tournament_id)]  # it ended: as it ended
+        final = Tournament.from_log(tournament_id, entries)
+        for player in {*final.registered, *final.left}:
+            await s.identity.nickname(player)
+        client.send({"type": "tournament", "tournament": final.summary(s.nicknames)})
+        return None
     if row is not None:  # it ended: its actor has retired
         raise TournamentError("registration_closed", f"the tournament is {row.status}")
     raise p.ProtocolError("no_such_tournament", f"no tournament {tournament_id!r}")

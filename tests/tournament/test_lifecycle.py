@@ -455,6 +455,12 @@ async def test_registering_for_a_cancelled_tournament_is_refused(harness: Harnes
     assert await log_length(harness, tid) == before
     row = await services(harness).store.tournament(tid)
     assert row is not None and row.status == "cancelled"
+    # watching it afterwards shows it as it ended, and changes nothing
+    shown = await other.request({"type": "tournament_watch", "tournament_id": tid}, "tournament")
+    assert shown["type"] == "tournament", shown
+    assert shown["tournament"]["status"] == "cancelled" and shown["tournament"]["reason"]
+    assert [e["id"] for e in shown["tournament"]["registered"]] == [players[0].player_id]
+    assert await log_length(harness, tid) == before
 
 
 async def test_unregistering_when_not_registered_is_refused(harness: Harness) -> None:
