@@ -22,7 +22,8 @@ $(STAMP): pyproject.toml
 install: $(STAMP)
 
 $(CHROMIUM):
-	apt-get install -y chromium || { apt-get update && apt-get install -y chromium; }
+	DEBIAN_FRONTEND=noninteractive apt-get install -y chromium \
+		|| { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; }
 
 serve: $(STAMP)
 	$(BIN)/klaverjas serve

@@ -293,6 +293,11 @@ function onError(f, sent) {
       return;
     }
   }
+  if (sent?.type === 'tournament_watch') {
+    // A finished tournament cannot be watched any more; what we know of it stays shown.
+    app.watchedTournaments.delete(sent.tournament_id);
+    if (app.tournaments.has(sent.tournament_id)) return;
+  }
   if (sent?.type === 'act') {
     app.acted.delete(sent.room_id);
     const m = app.rooms.get(sent.room_id);

@@ -22,10 +22,6 @@ export function cardWords(card) {
   return `${RANK_NAMES[rankOf(card)]} of ${SUIT_NAMES[suitOf(card)]}`;
 }
 
-export function cardShort(card) {
-  return `${rankShown(card)}${SUIT_SYMBOLS[suitOf(card)]}`;
-}
-
 export function isCard(action) {
   return /^(10|[2-9TJQKA])[cdhs]$/i.test(action);
 }
