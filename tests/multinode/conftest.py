@@ -27,23 +27,21 @@ import socket
 import sys
 import time
 from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager, suppress
+from contextlib import suppress
 from datetime import datetime
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
-from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 import pytest
 import redis.asyncio as aioredis
 
+from tests.postgres import PG_URL, Proxy, fresh_schema, pg_connect
+
 if TYPE_CHECKING:
     from tests.multinode.players import Bot, LobbyView
 
 ROOT = Path(__file__).resolve().parents[2]
-PG_URL = (
-    os.environ.get("KLAVERJAS_TEST_DATABASE_URL") or "postgresql://postgres@127.0.0.1:5432/test"
-)
 REDIS_URL = os.environ.get("KLAVERJAS_TEST_REDIS_URL") or "redis://127.0.0.1:6379/0"
 LEASE_SECONDS = 2.0  # the nodes' lease: a dead owner's tables move after about this + 2 s
 TAKEOVER_SECONDS = LEASE_SECONDS + 2.0 + 2.0  # lease, sweep, and some slack
@@ -63,40 +61,6 @@ NODE_DEFAULTS = {
 # --------------------------------------------------------------------------- PostgreSQL
 
 
-async def pg_connect(schema: str | None = None) -> asyncpg.Connection:
-    """A direct connection to the test database; fails the test if it is unreachable."""
-    settings = {"search_path": schema} if schema else {}
-    try:
-        return await asyncpg.connect(PG_URL, timeout=5, server_settings=settings)
-    except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, TimeoutError) as exc:
-        pytest.fail(
-            f"PostgreSQL for the multinode tests is unreachable at {PG_URL}: "
-            f"{type(exc).__name__}: {exc}\n"
-            "Start it, or point KLAVERJAS_TEST_DATABASE_URL at one (these tests never skip).",
-            pytrace=False,
-        )
-
-
-@asynccontextmanager
-async def fresh_schema() -> AsyncIterator[str]:
-    """A new, empty schema, dropped with everything in it afterwards."""
-    name = f"kj_mn_{secrets.token_hex(6)}"
-    conn = await pg_connect()
-    try:
-        await conn.execute(f"CREATE SCHEMA {name}")
-    finally:
-        await conn.close()
-    try:
-        yield name
-    finally:
-        conn = await pg_connect()
-        try:
-            await conn.execute("SET lock_timeout = '10s'")
-            await conn.execute(f"DROP SCHEMA {name} CASCADE")
-        finally:
-            await conn.close()
-
-
 async def pg_rows(schema: str, query: str, *args: Any) -> list[asyncpg.Record]:
     """Run ``query`` in ``schema`` on a direct connection (never through a test proxy)."""
     conn = await pg_connect(schema)
@@ -104,61 +68,6 @@ async def pg_rows(schema: str, query: str, *args: Any) -> list[asyncpg.Record]:
         return await conn.fetch(query, *args, timeout=10)
     finally:
         await conn.close()
-
-
-class Proxy:
-    """A TCP relay in front of PostgreSQL, to simulate outages (as in tests/server/test_store).
-
-    ``stop()`` refuses new connections and cuts the open ones; ``start()`` listens again on
-    the same port.
-    """
-
-    def __init__(self, target_host: str, target_port: int) -> None:
-        self.target = (target_host, target_port)
-        self.port = 0
-        self.server: asyncio.Server | None = None
-        self.writers: set[asyncio.StreamWriter] = set()
-
-    async def start(self) -> None:
-        self.server = await asyncio.start_server(self._client, "127.0.0.1", self.port)
-        self.port = self.server.sockets[0].getsockname()[1]
-
-    async def stop(self) -> None:
-        if self.server is None:
-            return
-        self.server.close()
-        for writer in list(self.writers):
-            writer.transport.abort()
-        await asyncio.wait_for(self.server.wait_closed(), 5)
-        self.server = None
-
-    def url(self, base: str = PG_URL) -> str:
-        parts = urlsplit(base)
-        user = parts.netloc.rsplit("@", 1)[0] + "@" if "@" in parts.netloc else ""
-        return urlunsplit(parts._replace(netloc=f"{user}127.0.0.1:{self.port}"))
-
-    async def _client(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        self.writers.add(writer)
-        try:
-            up_reader, up_writer = await asyncio.open_connection(*self.target)
-        except OSError:
-            writer.transport.abort()
-            self.writers.discard(writer)
-            return
-        self.writers.add(up_writer)
-        try:
-            await asyncio.gather(self._pipe(reader, up_writer), self._pipe(up_reader, writer))
-        finally:
-            for w in (writer, up_writer):
-                w.transport.abort()
-                self.writers.discard(w)
-
-    async def _pipe(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        with suppress(OSError):
-            while data := await reader.read(65536):
-                writer.write(data)
-                await writer.drain()
-        writer.transport.abort()
 
 
 # --------------------------------------------------------------------------- Redis
@@ -538,7 +447,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> Any:
 
 @pytest.fixture
 async def schema() -> AsyncIterator[str]:
-    async with fresh_schema() as name:
+    async with fresh_schema("kj_mn") as name:
         yield name
 
 
@@ -581,8 +490,7 @@ async def private_redis(tmp_path: Path) -> AsyncIterator[RedisServer]:
 async def pg_proxy() -> AsyncIterator[Proxy]:
     """A TCP relay to PostgreSQL that the test can cut and restore."""
     await (await pg_connect()).close()  # fail now if PostgreSQL itself is down
-    parts = urlsplit(PG_URL)
-    proxy = Proxy(parts.hostname or "127.0.0.1", parts.port or 5432)
+    proxy = Proxy.to_postgres()
     await proxy.start()
     try:
         yield proxy

@@ -18,12 +18,10 @@ import sqlite3
 import sys
 import time
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager, suppress
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
-import asyncpg
 import pytest
 
 from server.config import Settings
@@ -40,13 +38,11 @@ from server.store.factory import open_store
 from server.store.migrations import list_migrations
 from server.store.postgres import PostgresStore, migration_lock_key
 from server.store.sqlite import SqliteStore
+from tests.postgres import PG_URL, Proxy, fresh_schema, pg_connect
 
 pytestmark = pytest.mark.server
 
 ROOT = Path(__file__).resolve().parents[2]
-PG_URL = (
-    os.environ.get("KLAVERJAS_TEST_DATABASE_URL") or "postgresql://postgres@127.0.0.1:5432/test"
-)
 
 
 class SqliteBackend:
@@ -71,38 +67,6 @@ class SqliteBackend:
             return [v for (v,) in conn.execute("SELECT version FROM schema_migrations")]
         finally:
             conn.close()
-
-
-async def pg_connect(**kwargs: Any) -> asyncpg.Connection:
-    """A direct connection to the test database; fails the test if PostgreSQL is unreachable."""
-    try:
-        return await asyncpg.connect(PG_URL, timeout=10, **kwargs)
-    except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
-        pytest.fail(
-            f"PostgreSQL for the store tests is unreachable at {PG_URL}: "
-            f"{type(exc).__name__}: {exc}\n"
-            "Start it, or point KLAVERJAS_TEST_DATABASE_URL at one (these tests never skip).",
-            pytrace=False,
-        )
-
-
-@asynccontextmanager
-async def fresh_schema() -> AsyncIterator[str]:
-    """A new, empty schema in the test database, dropped with everything in it afterwards."""
-    name = f"kj_test_{secrets.token_hex(6)}"
-    conn = await pg_connect()
-    try:
-        await conn.execute(f"CREATE SCHEMA {name}")
-    finally:
-        await conn.close()
-    try:
-        yield name
-    finally:
-        conn = await pg_connect()
-        try:
-            await conn.execute(f"DROP SCHEMA {name} CASCADE")
-        finally:
-            await conn.close()
 
 
 class PostgresBackend:
@@ -688,73 +652,9 @@ async def test_postgres_silent_server_times_out() -> None:
         await server.wait_closed()
 
 
-class Proxy:
-    """A TCP relay in front of PostgreSQL, to simulate outages without touching the server.
-
-    ``stop()`` refuses new connections and cuts the open ones; ``start()`` listens again on
-    the same port; ``pause()`` keeps connections open but relays nothing until ``resume()``.
-    """
-
-    def __init__(self, target_host: str, target_port: int) -> None:
-        self.target = (target_host, target_port)
-        self.port = 0
-        self.server: asyncio.Server | None = None
-        self.writers: set[asyncio.StreamWriter] = set()
-        self.running = asyncio.Event()
-        self.running.set()
-
-    async def start(self) -> None:
-        self.server = await asyncio.start_server(self._client, "127.0.0.1", self.port)
-        self.port = self.server.sockets[0].getsockname()[1]
-
-    async def stop(self) -> None:
-        assert self.server is not None
-        self.server.close()
-        for writer in list(self.writers):
-            writer.transport.abort()
-        await self.server.wait_closed()
-        self.server = None
-
-    def pause(self) -> None:
-        self.running.clear()
-
-    def resume(self) -> None:
-        self.running.set()
-
-    def url(self, base: str) -> str:
-        parts = urlsplit(base)
-        user = parts.netloc.rsplit("@", 1)[0] + "@" if "@" in parts.netloc else ""
-        return urlunsplit(parts._replace(netloc=f"{user}127.0.0.1:{self.port}"))
-
-    async def _client(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        self.writers.add(writer)
-        try:
-            up_reader, up_writer = await asyncio.open_connection(*self.target)
-        except OSError:
-            writer.transport.abort()
-            self.writers.discard(writer)
-            return
-        self.writers.add(up_writer)
-        try:
-            await asyncio.gather(self._pipe(reader, up_writer), self._pipe(up_reader, writer))
-        finally:
-            for w in (writer, up_writer):
-                w.transport.abort()
-                self.writers.discard(w)
-
-    async def _pipe(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        with suppress(OSError):
-            while data := await reader.read(65536):
-                await self.running.wait()
-                writer.write(data)
-                await writer.drain()
-        writer.transport.abort()
-
-
 @asynccontextmanager
 async def proxied_store() -> AsyncIterator[tuple[Proxy, Store]]:
-    parts = urlsplit(PG_URL)
-    proxy = Proxy(parts.hostname or "127.0.0.1", parts.port or 5432)
+    proxy = Proxy.to_postgres()
     await proxy.start()
     async with fresh_schema() as schema:
         s = PostgresStore(proxy.url(PG_URL), schema=schema)
