@@ -41,10 +41,17 @@ async def test_timeout_acts_for_the_player_and_two_mark_the_seat_away(harness: H
     await watcher.next("update", kind="act", by="timeout", seat=first)
     away = await watcher.next("update", kind="away", seat=first)
     assert away["room"]["seats"][first]["away"] is True
-    # while away the CPU plays for it at once, without waiting for the move timer
-    while watcher.tables[room_id].turn != first:
-        await act_once(players, room_id)
-    await watcher.next("update", kind="act", by="cpu", seat=first)
+    # while away the CPU plays for it at once, without waiting for the move timer (so
+    # quickly that its turn may never be seen between two updates: wait for its action)
+    played = asyncio.ensure_future(
+        watcher.next("update", kind="act", by="cpu", seat=first, timeout=10)
+    )
+    while not played.done():
+        if watcher.tables[room_id].turn not in (None, first):
+            await act_once(players, room_id)
+        else:
+            await asyncio.sleep(0.01)
+    await played
     # `back` ends it
     owner = players[first] if players[first].tables[room_id].seat == first else None
     owner = owner or next(p for p in players if p.tables[room_id].seat == first)
