@@ -111,12 +111,17 @@ class Services:
 
     async def tell(self, key: str, op: str, *args: Any) -> None:
         """Ask the actor of ``key`` (here, or on the node that owns it) to run ``op``."""
-        actor = self.actors.get(key) or self.tournaments.get(key)
-        if actor is not None:
-            command = getattr(actor, op)
-            actor.tell(lambda: command(*args))
-        elif self.cluster is not None:
+        if not self.tell_here(key, op, list(args)) and self.cluster is not None:
             await self.cluster.tell(key, op, list(args))
+
+    def tell_here(self, key: str, op: str, args: list[Any]) -> bool:
+        """Queue ``op`` in the actor of ``key`` if it runs on this node."""
+        actor = self.actors.get(key) or self.tournaments.get(key)
+        if actor is None:
+            return False
+        command = getattr(actor, op)
+        actor.tell(lambda: command(*args))
+        return True
 
     def room_listed(self, summary: dict[str, Any]) -> None:
         """A room's summary changed: the lobby of every node hears of it."""

@@ -266,12 +266,6 @@ class Cluster:
         for node, items in out.items():
             self.bus.publish(self.bus.channel(f"node:{node}"), {"k": "out", "items": items})
 
-    def tell_local(self, key: str, op: str, args: list[Any]) -> None:
-        actor = self.s.actors.get(key) or self.s.tournaments.get(key)
-        if actor is not None:
-            command = getattr(actor, op)
-            actor.tell(lambda: command(*args))
-
     async def tell(self, key: str, op: str, args: list[Any]) -> None:
         node = await self.owner(key)
         if node is not None:  # else nobody holds it: whoever takes it over catches up
@@ -327,7 +321,7 @@ class Cluster:
         elif kind == "players" and m["from"] != self.node:
             self.s.to_players(set(m["players"]), m["frame"], everywhere=False)
         elif kind == "tell":
-            self.tell_local(m["key"], m["op"], m["args"])
+            self.s.tell_here(m["key"], m["op"], m["args"])
         elif kind == "owner":
             self._moved.add(m["key"])
             if len(self._moved) == 1:

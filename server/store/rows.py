@@ -22,6 +22,16 @@ def loads(text: str, what: str) -> Any:
         raise StoreError(f"{what} is not valid JSON: {exc}") from exc
 
 
+def check_append(room_id: str, version: Any, epoch: Any) -> None:
+    """Refuse a log position or fencing epoch that no correct caller passes."""
+    if isinstance(version, bool) or not isinstance(version, int) or version < 1:
+        raise StoreError(f"room {room_id!r}: log version must be an int >= 1, not {version!r}")
+    if epoch is not None and (
+        isinstance(epoch, bool) or not isinstance(epoch, int) or not 0 < epoch < 1 << 63
+    ):
+        raise StoreError(f"room {room_id!r}: fencing epoch must come from fence(), not {epoch!r}")
+
+
 def player(row: Any) -> PlayerRow:
     return PlayerRow(row[0], row[1], bytes(row[2]), row[3])
 

@@ -262,14 +262,7 @@ class SqliteStore:
         caller does not withdraw an append that is already queued.
         """
         self._check_open()
-        if isinstance(version, bool) or not isinstance(version, int) or version < 1:
-            raise StoreError(f"room {room_id!r}: log version must be an int >= 1, not {version!r}")
-        if epoch is not None and (
-            isinstance(epoch, bool) or not isinstance(epoch, int) or not 0 < epoch < 1 << 63
-        ):
-            raise StoreError(
-                f"room {room_id!r}: fencing epoch must come from fence(), not {epoch!r}"
-            )
+        codec.check_append(room_id, version, epoch)
         text = codec.dumps(entry, f"room {room_id!r} log entry {version}")
         fut = asyncio.get_running_loop().create_future()
         self._queue.put(_Append(room_id, version, text, epoch, fut))
