@@ -159,9 +159,10 @@ async def _located(client: Peer, s: Services, key: str, frame: str | bytes) -> A
     target = await s.locate(key)
     if not isinstance(target, str):
         return MISSING if target is None else target
-    if client.forwarded or s.cluster is None:  # it moved since its owner sent it here
+    if client.forwarded:  # it moved on since its owner sent this frame here
         raise Refused("room_unavailable", "the table is moving to another server: try again")
-    await s.cluster.forward(client, target, key, frame)  # type: ignore[arg-type]
+    assert s.cluster is not None and isinstance(client, Client)  # a node id: a cluster
+    await s.cluster.forward(client, target, key, frame)
     return None
 
 

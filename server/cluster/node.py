@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 from redis.exceptions import RedisError
 
 from ..config import Settings
-from ..connection import Client, Peer
+from ..connection import Client
 from ..errors import Refused
 from ..ids import new_id
 from ..logs import log
@@ -232,10 +232,9 @@ class Cluster:
             )
 
     async def forward(
-        self, client: Peer, node: str, key: str, frame: str | bytes, rejoin: bool = False
+        self, client: Client, node: str, key: str, frame: str | bytes, rejoin: bool = False
     ) -> None:
         """Send a frame of ``client`` (a connection here) to the node that owns ``key``."""
-        assert isinstance(client, Client)
         client.forwarded_any = True
         if isinstance(frame, bytes):
             frame = frame.decode()
