@@ -1,4 +1,4 @@
-"""Shared test settings: where the hand-checked rule cases live."""
+"""Shared test settings: the project's own copy of the hand-checked rule cases."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 ROOT = Path(__file__).resolve().parent.parent
-RULES_DIR = Path(os.environ.get("KLAVERJAS_RULES_DIR", ROOT.parent / "shared" / "rules"))
+RULES_DIR = ROOT / "tests" / "data" / "rules"  # a copy: a user's clone has nothing beside it
+SHARED_RULES = ROOT.parent / "shared" / "rules"  # the hand-checked originals, when present
 
 settings.register_profile(
     "default", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow]
@@ -20,8 +21,8 @@ settings.load_profile("ci" if os.environ.get("CI") == "true" else "default")
 
 
 def load_cases(name: str) -> list[dict]:
-    """A shared rule-case file; missing files fail the suite (they are required input)."""
+    """A rule-case file of the project's copy; a missing file fails the suite."""
     path = RULES_DIR / name
     if not path.is_file():
-        pytest.fail(f"shared rule cases not found at {path} (set KLAVERJAS_RULES_DIR)")
+        pytest.fail(f"rule cases not found at {path}")
     return json.loads(path.read_text())

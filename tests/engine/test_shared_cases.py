@@ -1,4 +1,4 @@
-"""Every hand-checked case in ../shared/rules must hold."""
+"""Every hand-checked rule case (tests/data/rules, a copy of ../shared/rules) must hold."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from engine.legal import legal_mask
 from engine.record import analyze
 from engine.tables import STRENGTH
 from engine.trick import roem
-from tests.conftest import load_cases
+from tests.conftest import RULES_DIR, SHARED_RULES, load_cases
 
 pytestmark = pytest.mark.engine
 
@@ -74,3 +74,15 @@ def test_analyze_reproduces_deals(case: dict) -> None:
     assert answer["legal"] == [sorted(x) for x in case["legal"]]
     assert answer["tricks"] == case["tricks"]
     assert answer["result"] == case["result"]
+
+
+def test_the_copy_equals_the_shared_originals() -> None:
+    """The project keeps its own copy of the rule cases; beside the shared notes (as on the
+    developers' machines) the copy must equal them, file for file."""
+    if not SHARED_RULES.is_dir():
+        pytest.skip("no ../shared/rules beside this clone: the copy is all there is")
+    ours = {p.name: p.read_bytes() for p in sorted(RULES_DIR.iterdir())}
+    theirs = {p.name: p.read_bytes() for p in sorted(SHARED_RULES.iterdir())}
+    assert sorted(ours) == sorted(theirs)
+    for name, data in theirs.items():
+        assert ours[name] == data, f"tests/data/rules/{name} differs from ../shared/rules/{name}"
