@@ -20,8 +20,8 @@ from .errors import Refused, Unavailable, room_unavailable
 from .mailbox import Mailbox
 
 if TYPE_CHECKING:
-    from .connection import Peer
     from .messages import Message
+    from .peer import Peer
 
 Command = Callable[[], Awaitable[Any]]
 

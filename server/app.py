@@ -20,13 +20,14 @@ from websockets.asyncio.server import ServerConnection, serve
 from .clock import Clock, RealClock
 from .cluster import ClusterRouter
 from .config import Settings
-from .connection import CLOSE_RESTART, Client
+from .connection import Client
 from .endpoints import Endpoints
 from .events import Events
 from .journal import Journal
 from .lobby import Identity, Lobby
 from .logs import log
 from .metrics import Metrics
+from .peer import CLOSE_RESTART
 from .ports import Ports
 from .router import ROOM, TOURNAMENT, Ref, Router
 from .session import Session

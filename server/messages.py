@@ -53,10 +53,10 @@ def from_wire(data: Any) -> Any:
     cls = _TYPES.get(data[TAG])
     if cls is None:
         raise WireError(f"unknown message {data[TAG]!r}")
-    try:
-        return cls(**{f.name: _decode(data[f.name]) for f in dataclasses.fields(cls)})
-    except (KeyError, TypeError) as err:
-        raise WireError(f"malformed {data[TAG]!r} message: {err}") from None
+    names = [f.name for f in dataclasses.fields(cls)]
+    if set(data) != {TAG, *names}:
+        raise WireError(f"malformed {data[TAG]!r} message: fields {sorted(data)}")
+    return cls(**{name: _decode(data[name]) for name in names})
 
 
 def _encode(value: Any) -> Any:

@@ -21,8 +21,8 @@ from .logs import log
 from .store.base import StoreError
 
 if TYPE_CHECKING:
-    from .connection import Peer
     from .messages import Message
+    from .peer import Peer
 
 
 ROOM, TOURNAMENT = "room", "tournament"  # the kinds of actor this server runs

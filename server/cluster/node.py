@@ -29,11 +29,12 @@ from redis.exceptions import RedisError
 
 from ..actor import Actor
 from ..config import Settings
-from ..connection import Client, Peer
+from ..connection import Client
 from ..errors import Refused, Unavailable, room_unavailable
 from ..ids import new_id
 from ..logs import log
 from ..messages import Message
+from ..peer import Peer
 from ..router import FORWARDED, ROOM, TOURNAMENT, Ref, Router
 from ..store.base import StoreError
 from ..table.room import LIVE as LIVE_ROOM

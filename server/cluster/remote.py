@@ -13,8 +13,8 @@ from collections.abc import Callable
 from typing import Any
 
 from .. import protocol as p
-from ..connection import Peer
 from ..mailbox import Mailbox
+from ..peer import Peer
 from ..router import Router
 from .messages import Close, Forward, Frame, Left, Outcome, Rejoin, Update
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Protocol
 
-from ..connection import encode
 from ..events import Events, RoomChanged, TournamentChanged
+from ..peer import encode
 from .directory import Directory
 
 if TYPE_CHECKING:

@@ -3,7 +3,7 @@
 The actor commits and sends; the :class:`~server.table.room.Room` decides.  Every change
 is a log entry from one of the room's transitions: appended to the fenced log (durable),
 folded into the room, sent to each member as its own projection, then published as domain
-events.  Sending never blocks: members are :class:`~server.connection.Peer` objects
+events.  Sending never blocks: members are :class:`~server.peer.Peer` objects
 (connections here, with bounded outboxes, or stand-ins for connections to other nodes).
 """
 
@@ -20,16 +20,16 @@ from engine.policies import HeuristicPolicy
 from engine.views import project, view
 
 from ..actor import Actor
-from ..connection import encode
 from ..events import DealEnded, MatchEnded, RoomChanged
 from ..logs import log
 from ..messages import Message, ReplaceWithCpu
+from ..peer import encode
 from ..router import ROOM
 from .entries import Acted, Entry
 from .room import FINISHED, Room, RoomError
 
 if TYPE_CHECKING:
-    from ..connection import Peer
+    from ..peer import Peer
     from ..ports import Ports
 
 

@@ -20,8 +20,8 @@ from .actor import RoomActor
 from .room import LIVE, OPEN, Room
 
 if TYPE_CHECKING:
-    from ..connection import Peer
     from ..lobby import Identity
+    from ..peer import Peer
     from ..ports import Ports
     from ..store.base import Store
 

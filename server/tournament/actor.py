@@ -13,16 +13,16 @@ from typing import TYPE_CHECKING, Any, Protocol
 from engine import Match, preset
 
 from ..actor import Actor
-from ..connection import encode
 from ..events import TournamentChanged
 from ..logs import log
 from ..messages import Message, ReplaceWithCpu, TableFinished, TableProgress
+from ..peer import encode
 from ..router import ROOM, TOURNAMENT, Ref
 from .entries import Entry
 from .state import SCHEDULED, Tournament, TournamentError
 
 if TYPE_CHECKING:
-    from ..connection import Peer
+    from ..peer import Peer
     from ..ports import Ports
 
 

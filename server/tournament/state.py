@@ -192,12 +192,13 @@ class Tournament:
         return [e for t in self.current if t.winner is not None for e in t.team(t.winner)]
 
     def entrants(self) -> list[str]:
-        """Everyone still in: at a table of the current round or waiting for the next."""
+        """Everyone still in: at a table of the current round still playing, or through to
+        the next round (those knocked out are out, even while other tables play on)."""
         if not self.rounds:
             return list(self.registered)
-        if self.round_done():
-            return self.advancing()
-        return [e for t in self.current for e in t.seats]
+        return [
+            e for t in self.current for e in (t.seats if t.winner is None else t.team(t.winner))
+        ]
 
     def places(self) -> list[dict[str, Any]]:
         """Every entrant's final place: 1 the final's winners (Grand Prize), 2 its losers

@@ -17,8 +17,8 @@ from .schedule import new_tournament, next_id
 from .state import LIVE, SCHEDULED, Tournament, TournamentError
 
 if TYPE_CHECKING:
-    from ..connection import Peer
     from ..lobby import Identity
+    from ..peer import Peer
     from ..ports import Ports
     from ..store.base import Store
 
