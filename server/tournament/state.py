@@ -238,6 +238,7 @@ class Tournament:
             "fill_with_cpu": self.fill_with_cpu,
             "repeat": self.repeat,
             "size": self.size,
+            "round_count": self.spec.rounds,
             "registered": [show(p) for p in self.registered],
             "rounds": [
                 [
