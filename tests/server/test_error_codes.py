@@ -848,7 +848,7 @@ async def internal_error(tmp_path: Path) -> None:
 @closes(1011, "keepalive ping timeout")
 async def keepalive_timeout(tmp_path: Path) -> None:
     """A client that completes the handshake, then never answers the server's pings."""
-    async with server(tmp_path, ping_interval=0.2, ping_timeout=0.6) as h:
+    async with server(tmp_path, ping_interval=0.2, ping_timeout=1.0) as h:
         bystander = await h.client("sam")  # its websocket library answers pings
         silent = await RawClient.connect(h.url)
         try:
