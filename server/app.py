@@ -108,8 +108,8 @@ class Server:
             max_size=HARD_FRAME_LIMIT,
             compression=None,  # frames are small JSON: deflate would cost a zlib state each
             max_queue=64,
-            ping_interval=20,
-            ping_timeout=20,
+            ping_interval=self.settings.ping_interval,
+            ping_timeout=self.settings.ping_timeout,
         )
         log.info("server_started", port=self.port, resumed=len(self.router.actors))
 

@@ -116,14 +116,15 @@ CASES = [
          "cannot_remove_self"),
     Case("remove once playing", playing(), lambda r: r.remove(OWNER, 2), "room_started"),
     # ready
-    Case("ready", lambda: build(Seated(1, "p1")), lambda r: r.ready("p1", True), [Readied(1, True)]),
+    Case("ready", lambda: build(Seated(1, "p1")), lambda r: r.ready("p1", True),
+         [Readied(1, True)]),
     Case("not ready", lambda: build(Seated(1, "p1")), lambda r: r.ready("p1", False),
          [Readied(1, False)]),
     Case("ready without a seat", build, lambda r: r.ready("p1", True), "not_seated"),
     Case("ready once playing", playing(), lambda r: r.ready("p1", True), "room_started"),
     # act
-    Case("act before the match", lambda: build(Seated(1, "p1")), lambda r: r.act("p1", "pass", None),
-         "not_playing"),
+    Case("act before the match", lambda: build(Seated(1, "p1")),
+         lambda r: r.act("p1", "pass", None), "not_playing"),
     Case("act without a seat", playing(), lambda r: r.act("p9", "pass", None), "not_seated"),
     Case("act at a stale version", playing(), lambda r: r.act("p1", "pass", r.version - 1),
          "stale_version"),
