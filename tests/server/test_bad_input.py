@@ -127,12 +127,19 @@ async def make_table(harness: Harness, **room: Any) -> Table:
 
 
 @pytest.fixture
+def database() -> str:
+    """Refusals are decided before anything is stored: running them on PostgreSQL too adds
+    nothing, so SQLite alone."""
+    return "sqlite"
+
+
+@pytest.fixture
 async def table(harness: Harness) -> Table:
     return await make_table(harness)
 
 
 def custom_harness(tmp_path: Path, **overrides: Any) -> AbstractAsyncContextManager[Harness]:
-    return running_harness(tmp_path / "custom.sqlite3", **overrides)
+    return running_harness(tmp_path, **overrides)
 
 
 def raw(client: GameClient, frame: str | bytes) -> Callable[[], Awaitable[None]]:
