@@ -43,6 +43,10 @@ POSTGRES_ONLY = pytest.mark.parametrize("database", ["postgres"])
 
 _refs = itertools.count()
 
+# CPUs act at once; and since the rate limits run on the injected clock, which a test
+# moves only when it means to, a test's own pace is never limited unless it sets limits.
+TEST_DEFAULTS: dict[str, Any] = {"cpu_delay": 0.0, "rate": 10_000.0, "burst": 10_000}
+
 
 @dataclass
 class Harness:
@@ -63,7 +67,7 @@ class Harness:
 
     @property
     def settings(self) -> Settings:
-        return Settings(port=0, **self.database, **{"cpu_delay": 0.0, **self.overrides})
+        return Settings(port=0, **self.database, **{**TEST_DEFAULTS, **self.overrides})
 
     @property
     def schema(self) -> str | None:
