@@ -30,8 +30,8 @@ from typing import Any
 
 import pytest
 
+from client import GameClient
 from server.app import Server
-from server.client import GameClient
 from server.clock import ManualClock
 from server.config import Settings
 from server.store.base import Store

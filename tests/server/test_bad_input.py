@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from server.client import GameClient
+from client import GameClient
 from server.protocol import MAX_FRAME
 from tests.server.conftest import Harness, play_until, running_harness
 

@@ -31,7 +31,7 @@ import redis.asyncio as aioredis
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-from server.client import GameClient
+from client import GameClient
 from server.protocol import MAX_FRAME
 from tests.multinode.conftest import REDIS_URL, Cluster, http_get, redis_ping, redis_purge
 from tests.postgres import Proxy, fresh_schema, pg_connect
@@ -703,7 +703,7 @@ async def scheduled_from_the_command_line(h: Harness) -> str:
     """``klaverjas tournament schedule``: a Quick tournament that starts in 2030."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("KLAVERJAS_")}
     process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "server.cli", "tournament", "schedule", "--format", "quick",
+        sys.executable, "-m", "commands", "tournament", "schedule", "--format", "quick",
         "--at", "2030-01-01T10:00:00", "--db", h.database["db"],
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, cwd=ROOT, env=env,
     )  # fmt: skip

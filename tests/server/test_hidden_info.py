@@ -18,8 +18,8 @@ from typing import Any
 
 import pytest
 
+from client import GameClient
 from engine import Action, Deal, Match, Rules, card_str, cards_of
-from server.client import GameClient
 from tests.server.conftest import Harness
 
 pytestmark = pytest.mark.server

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
+from client import GameClient
 from engine import Match
-from server.client import GameClient
 from tests.server.conftest import Harness, play_until, sync
 
 pytestmark = pytest.mark.server

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from server.client import GameClient
+from client import GameClient
 from tests.postgres import Proxy, fresh_schema
 from tests.server.conftest import running_harness
 

@@ -19,8 +19,8 @@ from typing import Any
 
 import pytest
 
+from client import GameClient, TableState
 from engine import Match
-from server.client import GameClient, TableState
 from server.tournament.schedule import new_tournament
 from tests.server.conftest import Harness, running_harness, sync
 
