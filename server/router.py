@@ -96,7 +96,7 @@ class Router:
             actor = await self.locate(ref, peer, command)
             if actor is FORWARDED:
                 return
-        if actor is None:
+        if actor is None or actor.kind != ref.kind:  # a tournament's id given as a room's
             await kind.absent(ref.key, peer, command)
         else:
             await kind.handle(actor, peer, command)
