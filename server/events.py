@@ -71,4 +71,4 @@ class Events:
                 if result is not None:
                     await result
             except Exception:
-                log.exception("subscriber_failed", event=type(event).__name__)
+                log.exception("subscriber_failed", kind=type(event).__name__)
