@@ -14,6 +14,7 @@ Usage::
     python bench/mutation.py                  # every target, from scratch
     python bench/mutation.py engine           # one target
     python bench/mutation.py engine --again 'engine.deal.*'  # re-test these, keep the rest
+    python bench/mutation.py engine --retest  # after adding tests: re-test all not killed
     python bench/mutation.py --report --show  # the last results, with each survivor's diff
 
 A mutant is *killed* when a test fails, *survived* when every test passes, *timeout*
@@ -46,7 +47,7 @@ MUTMUT = Path(sys.executable).parent / "mutmut"
 
 # mutmut's exit codes per mutant (mutmut/stats.py), in the four outcomes reported here.
 # -9 is SIGKILL, which mutmut sends one CPU second after the soft CPU limit.
-OUTCOME = {1: "killed", 3: "killed", 0: "survived", 33: "no tests", 5: "no tests"}
+OUTCOME = {1: "killed", 3: "killed", 0: "survived", 33: "no tests", 5: "no tests", None: "not run"}
 OUTCOME |= {code: "timeout" for code in (24, -24, 152, 255, 36, -9)}
 COLUMNS = ("killed", "survived", "timeout", "no tests", "other")
 
@@ -127,7 +128,8 @@ def results(target: Target) -> dict[str, dict[str, str]]:
 def line(label: str, outcomes: Counter[str]) -> str:
     total = sum(outcomes.values())
     score = f"{100 * outcomes['killed'] / total:5.1f}%" if total else "    -"
-    counts = "".join(f"{outcomes[c]:>10}" for c in COLUMNS)
+    counts = "".join(f"{outcomes[c]:>10}" for c in COLUMNS[:-1])
+    counts += f"{total - sum(outcomes[c] for c in COLUMNS[:-1]):>10}"
     return f"{label:<34}{outcomes['killed']:>6}/{total:<6}{score}{counts}"
 
 
@@ -146,19 +148,29 @@ def report(target: Target, show: bool) -> dict[str, dict[str, int]]:
         print(line(label, total))
         figures[label] = dict(total) | {"total": sum(total.values())}
         if len(files) > 1:
-            for path in files:
+            for path in (p for p in files if by_file[p]):
                 print(line(f"  {path}", Counter(by_file[path].values())))
                 figures[path] = dict(Counter(by_file[path].values()))
-    for outcomes in by_file.values():
+    for path, outcomes in by_file.items():
         for name, outcome in sorted(outcomes.items()):
             if outcome != "killed":
                 print(f"  {outcome:<9} {name}")
                 if show:
-                    diff = subprocess.run(
-                        [str(MUTMUT), "show", name], cwd=target.work, capture_output=True, text=True
-                    )
-                    print("    " + diff.stdout.strip().replace("\n", "\n    "))
+                    print("    " + diff(target, path, name).replace("\n", "\n    "))
     return figures
+
+
+def diff(target: Target, path: str, name: str) -> str:
+    """The change mutant ``name`` of ``path`` makes, as a unified diff."""
+    from mutmut.mutation.diff_apply import get_diff_for_mutant
+
+    here = Path.cwd()
+    os.chdir(target.work)  # mutmut reads its files relative to the folder it ran in
+    try:
+        lines = get_diff_for_mutant(name, path=path).splitlines()
+    finally:
+        os.chdir(here)
+    return "\n".join(lines[2:])  # without the ---/+++ header
 
 
 def main() -> None:
@@ -172,6 +184,11 @@ def main() -> None:
         metavar="GLOB",
         help="re-test only these mutants (e.g. 'engine.deal.*'), keep the rest",
     )
+    parser.add_argument(
+        "--retest",
+        action="store_true",
+        help="re-test every mutant the last run did not kill (after adding tests)",
+    )
     parser.add_argument("--report", action="store_true", help="only print the last results")
     parser.add_argument("--show", action="store_true", help="print each survivor's diff")
     parser.add_argument("--children", type=int, default=2, help="mutants run at once")
@@ -183,9 +200,12 @@ def main() -> None:
     chosen = [targets[name] for name in args.targets or targets]
     figures = {}
     for target in chosen:
-        if not args.report:
-            prepare(target, fresh=not args.again)
-            seconds = run(target, args.again, args.children)
+        again = list(args.again)
+        if args.retest:
+            again += [n for o in results(target).values() for n, r in o.items() if r != "killed"]
+        if not args.report and (again or not (args.again or args.retest)):
+            prepare(target, fresh=not again)
+            seconds = run(target, again, args.children)
             print(f"\n{target.name}: {seconds:.0f} s wall time")
         figures[target.name] = report(target, args.show)
     if args.json:
