@@ -1,9 +1,10 @@
 """The actor pattern the server uses for rooms and tournaments.
 
-An actor is one task and one inbox: the only writer of its state.  ``call`` queues a
-coroutine function and awaits its result; the task runs them one at a time, in order,
-and wakes at ``deadline`` (on the injected clock) to run ``on_deadline``.  A refusal
-(:class:`~server.errors.Refused`) goes back to the caller; our own bug is logged and
+An actor is one task and one :class:`~server.mailbox.Mailbox`: the only writer of its
+state.  ``call`` queues a coroutine function and awaits its result; the task runs them one
+at a time, in order, and wakes at ``deadline`` (on the injected clock) to run
+``on_deadline``.  A refusal (:class:`~server.errors.Refused`) or an outage
+(:class:`~server.errors.Unavailable`) goes back to the caller; our own bug is logged and
 reported to the caller while the actor keeps running.
 """
 
@@ -11,15 +12,18 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections import deque
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .clock import Clock
-from .errors import Refused
+from .errors import Refused, Unavailable, room_unavailable
+from .mailbox import Mailbox
+
+if TYPE_CHECKING:
+    from .messages import Message
+    from .peer import Peer
 
 Command = Callable[[], Awaitable[Any]]
-UNAVAILABLE = "room_unavailable"
 
 
 async def _stop() -> None:
@@ -28,6 +32,7 @@ async def _stop() -> None:
 
 class Actor:
     closed_code = "closed"
+    kind = ""  # the name its kind registered with the router ("room", "tournament")
     key = ""  # the id of the durable log this actor writes
 
     def __init__(self, clock: Clock, name: str, log: Any) -> None:
@@ -37,8 +42,7 @@ class Actor:
         self.deadline: float | None = None  # clock.now() seconds
         self.epoch: int | None = None  # the fencing epoch of this node's lease (a cluster)
         self.task: asyncio.Task[None] | None = None
-        self._queue: deque[tuple[Command, asyncio.Future[Any]]] = deque()
-        self._wake: asyncio.Future[None] | None = None  # set while the task waits
+        self._inbox: Mailbox[tuple[Command, asyncio.Future[Any]]] = Mailbox()
         self._timer: asyncio.Future[None] | None = None
         self._timer_at: float | None = None
         self._due = False  # the timer for ``deadline`` has fired
@@ -59,6 +63,15 @@ class Actor:
 
     def on_exit(self) -> None:
         """The task is ending (finished, or stopped)."""
+
+    async def on_message(self, message: Message) -> None:
+        """A message from another actor (see :mod:`server.messages`), run in this one."""
+
+    def detach(self, peer: Peer) -> None:
+        """``peer`` stops following this actor (its connection closed)."""
+
+    async def relist(self) -> None:
+        """Publish this actor's listing in the lobby again (it was made, or moved)."""
 
     # -- running -------------------------------------------------------------------------
 
@@ -86,6 +99,10 @@ class Actor:
         future.add_done_callback(self._log_told)
         self._post(fn, future)
 
+    def deliver(self, message: Message) -> None:
+        """Queue a message from another actor (see :meth:`on_message`)."""
+        self.tell(lambda: self.on_message(message))
+
     def _log_told(self, future: asyncio.Future[Any]) -> None:
         if not future.cancelled() and future.exception() is not None:
             self.log.warning("told_command_failed", error=str(future.exception()))
@@ -108,26 +125,17 @@ class Actor:
     # ``asyncio.wait`` per command, which matters at a thousand actions a second.
 
     def _post(self, fn: Command, future: asyncio.Future[Any]) -> None:
-        self._queue.append((fn, future))
-        self._notify()
-
-    def _notify(self) -> None:
-        if self._wake is not None and not self._wake.done():
-            self._wake.set_result(None)
+        self._inbox.put((fn, future))
 
     async def _run(self) -> None:
-        loop = asyncio.get_running_loop()
+        inbox = self._inbox
         try:
             while True:
                 self._arm()
-                if not self._queue and not (self._due and not self._stopping):
-                    self._wake = loop.create_future()
-                    try:
-                        await self._wake
-                    finally:
-                        self._wake = None
-                if self._queue:
-                    fn, future = self._queue.popleft()
+                if not (self._due and not self._stopping):
+                    await inbox.wait()
+                if inbox:
+                    fn, future = inbox.take()
                     if fn is _stop:
                         future.set_result(None)
                         return
@@ -136,12 +144,12 @@ class Actor:
                     self._cancel_timer()
                     self.deadline = None
                     await self._guarded()
-                if self.finished() and not self._queue:
+                if self.finished() and not inbox:
                     return
         finally:
             self._cancel_timer()
-            while self._queue:
-                self._refuse(*self._queue.popleft())
+            while inbox:
+                self._refuse(*inbox.take())
             self.on_exit()
 
     def _refuse(self, fn: Command, future: asyncio.Future[Any]) -> None:
@@ -152,17 +160,17 @@ class Actor:
         else:
             future.set_exception(self._closed())
 
-    def _closed(self) -> Refused:
+    def _closed(self) -> Refused | Unavailable:
         """Why a command cannot run: the actor is done, or stopped while not done (its
         server is stopping, or another server took it over: try again in a moment)."""
         if self.finished():
             return Refused(self.closed_code, f"{self.name} is closed")
-        return Refused(UNAVAILABLE, "the table is moving to another server: try again")
+        return room_unavailable()
 
     async def _execute(self, fn: Command, future: asyncio.Future[Any]) -> None:
         try:
             result = await fn()
-        except Refused as err:
+        except (Refused, Unavailable) as err:
             if not future.done():
                 future.set_exception(err)
         except asyncio.CancelledError:
@@ -181,7 +189,7 @@ class Actor:
             await self.on_deadline()
         except asyncio.CancelledError:
             raise
-        except Refused as err:
+        except (Refused, Unavailable) as err:
             self.log.warning("deadline_action_refused", code=err.code)
             self.on_failure()
         except Exception:
@@ -201,7 +209,7 @@ class Actor:
     def _fire(self, timer: asyncio.Future[None]) -> None:
         if timer is self._timer and not timer.cancelled():
             self._due = True
-            self._notify()
+            self._inbox.wake()
 
     def _cancel_timer(self) -> None:
         if self._timer is not None and not self._timer.done():

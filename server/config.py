@@ -27,6 +27,8 @@ class Settings:
     chat_rate: float = 1.0  # chat messages per second per player
     chat_burst: int = 5
     strikes: int = 20  # refused messages in a row before the connection is closed (1008)
+    ping_interval: float = 20.0  # seconds between WebSocket keepalive pings
+    ping_timeout: float = 20.0  # seconds a ping may go unanswered before closing (1011)
     log_level: str = "info"
     quick_when_full: bool = True  # keep one "start when full" Quick tournament open
     tournament_poll: float = 5.0  # seconds between looks for newly scheduled tournaments

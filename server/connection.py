@@ -1,46 +1,41 @@
-"""One websocket connection: identity, a bounded outbox, rate limits.
+"""One websocket connection: identity, a bounded outbox, rate limits, strikes.
 
 The server never awaits a client: :meth:`Client.send` queues a frame or, when the outbox is
 full, drops the client (it can resume with its token).  One writer task per connection
-sends the outbox in order, sleeping on a plain future while it is empty.
+sends the outbox in order, sleeping on its :class:`~server.mailbox.Mailbox` while it is
+empty.  Actors see it as a :class:`~server.peer.Peer`.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
-import time
-from collections import deque
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
 
 from .ids import new_id
+from .mailbox import Mailbox
+from .peer import CLOSE_POLICY, CLOSE_TRY_LATER, Peer
 
 if TYPE_CHECKING:
-    from .app import Services
-    from .table.actor import RoomActor
-    from .tournament import TournamentActor
-
-CLOSE_POLICY = 1008
-CLOSE_ERROR = 1011
-CLOSE_RESTART = 1012
-CLOSE_TRY_LATER = 1013
-
-
-def encode(message: dict[str, Any]) -> str:
-    return json.dumps(message, separators=(",", ":"))
+    from .config import Settings
+    from .metrics import Metrics
 
 
 class TokenBucket:
-    def __init__(self, rate: float, burst: int) -> None:
-        self.rate, self.burst = rate, float(burst)
-        self.tokens, self.at = float(burst), time.monotonic()
+    """``rate`` messages a second, in bursts of ``burst``, on the injected clock."""
+
+    __slots__ = ("at", "burst", "now", "rate", "tokens")
+
+    def __init__(self, rate: float, burst: int, now: Callable[[], float]) -> None:
+        self.rate, self.burst, self.now = rate, float(burst), now
+        self.tokens, self.at = float(burst), now()
 
     def allow(self) -> bool:
-        now = time.monotonic()
+        now = self.now()
         self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
         self.at = now
         if self.tokens >= 1.0:
@@ -49,92 +44,65 @@ class TokenBucket:
         return False
 
 
-class Peer:
-    """Whoever a room or tournament talks to: a connection here (:class:`Client`), or one on
-    another node that the cluster stands in for (``server.cluster.RemoteClient``)."""
-
-    forwarded = False  # True for a connection of another node: its commands are never re-routed
-
-    def __init__(self, services: Services) -> None:
-        self.s = services
-        self.player_id = ""
-        self.nickname = ""
-        self.rooms: dict[str, RoomActor] = {}
-        self.tournaments: dict[str, TournamentActor] = {}
-        self.bucket = TokenBucket(services.settings.rate, services.settings.burst)
-        self.chat_bucket = TokenBucket(services.settings.chat_rate, services.settings.chat_burst)
-        self.strikes = 0
-        self.closing = False
-
-    @property
-    def identified(self) -> bool:
-        return bool(self.player_id)
-
-    def send(self, message: dict[str, Any]) -> None:
-        """Queue a frame; never blocks."""
-        self.send_text(encode(message))
-
-    def send_text(self, frame: str) -> None:
-        raise NotImplementedError
-
-    def deliver(self, room_id: str, version: int, frame: str, snapshot: bool = False) -> None:
-        """A room's update (or ``snapshot``) as of ``version``: where resuming starts."""
-        self.send_text(frame)
-
-    def left(self, room_id: str) -> None:
-        """No longer a member of ``room_id``."""
-        self.rooms.pop(room_id, None)
-
-    def error(self, code: str, message: str, ref: str | None = None) -> None:
-        self.s.metrics.errors.labels(code).inc()
-        frame: dict[str, Any] = {"type": "error", "code": code, "message": message}
-        if ref is not None:
-            frame["ref"] = ref
-        self.send(frame)
-
-    def close(self, code: int, reason: str) -> None:
-        raise NotImplementedError
-
-
 class Client(Peer):
     """A websocket connection to this node."""
 
-    def __init__(self, ws: ServerConnection, services: Services) -> None:
-        super().__init__(services)
+    def __init__(
+        self, ws: ServerConnection, settings: Settings, now: Callable[[], float], metrics: Metrics
+    ) -> None:
+        super().__init__()
         self.ws = ws
         self.conn_id = new_id("c")
         self.versions: dict[str, int] = {}  # room id -> the last version sent here
         self.watching: set[str] = set()  # tournaments watched on other nodes (a cluster)
-        self.forwarded_any = False  # some frame went to another node (a cluster)
-        self.lobby = False
-        self.outbox: deque[str | None] = deque()  # None: close after the frames before it
-        self._outbox_limit = services.settings.outbox
+        self.forwarded_any = False  # some command went to another node (a cluster)
+        self.bucket = TokenBucket(settings.rate, settings.burst, now)
+        self.chat_bucket = TokenBucket(settings.chat_rate, settings.chat_burst, now)
+        self.strikes = 0
+        self._strike_limit = settings.strikes
+        self.metrics = metrics
+        self.closing = False
+        self.outbox: Mailbox[str | None] = Mailbox()  # None: close after the frames before it
+        self._outbox_limit = settings.outbox
         self._closer: asyncio.Task[None] | None = None
-        self._wake: asyncio.Future[None] | None = None  # set while the writer waits
         self.writer = asyncio.create_task(self._write(), name="client-writer")
 
     def deliver(self, room_id: str, version: int, frame: str, snapshot: bool = False) -> None:
         self.versions[room_id] = version
         self.send_text(frame)
 
-    def left(self, room_id: str) -> None:
-        self.rooms.pop(room_id, None)
-        self.versions.pop(room_id, None)
+    def left(self, key: str) -> None:
+        self.memberships.pop(key, None)
+        self.versions.pop(key, None)
+
+    def following(self, room_id: str) -> int | None:
+        return self.versions.get(room_id)
+
+    def refused(self, code: str, message: str, ref: str | None) -> None:
+        """A refusal: an error frame and a strike; too many in a row close with 1008."""
+        self.metrics.errors.labels(code).inc()
+        super().refused(code, message, ref)
+        self.strikes += 1
+        if self.strikes >= self._strike_limit:
+            self.close(CLOSE_POLICY, "too many refused messages")
+
+    def unavailable(self, code: str, message: str, retry_after: float, ref: str | None) -> None:
+        """Our outage: an error frame with a retry hint, never a strike."""
+        self.metrics.errors.labels(code).inc()
+        super().unavailable(code, message, retry_after, ref)
+
+    def succeeded(self) -> None:
+        self.strikes = 0
 
     def send_text(self, frame: str) -> None:
         """Queue an encoded frame (one encoding can serve many recipients)."""
         if self.closing:
             return
         if len(self.outbox) >= self._outbox_limit:
-            self.s.metrics.dropped.inc()
+            self.metrics.dropped.inc()
             self.close(CLOSE_TRY_LATER, "too slow to keep up: reconnect and resume")
             return
-        self.outbox.append(frame)
-        self._notify()
-
-    def _notify(self) -> None:
-        if self._wake is not None and not self._wake.done():
-            self._wake.set_result(None)
+        self.outbox.put(frame)
 
     def close(self, code: int, reason: str) -> None:
         """Close after the frames already queued (idempotent)."""
@@ -145,8 +113,7 @@ class Client(Peer):
             self.outbox.clear()  # too far behind to flush first
             self.writer.cancel()
         else:
-            self.outbox.append(None)
-            self._notify()
+            self.outbox.put(None)
         self._closer = asyncio.create_task(self._close(code, reason))
 
     async def _close(self, code: int, reason: str) -> None:
@@ -156,19 +123,14 @@ class Client(Peer):
 
     async def _write(self) -> None:
         """Send the outbox in order until its ``None`` (the close) or the connection ends."""
-        loop = asyncio.get_running_loop()
+        outbox = self.outbox
         try:
             while True:
-                while self.outbox:
-                    frame = self.outbox.popleft()
-                    if frame is None:
-                        return
-                    await self.ws.send(frame)
-                self._wake = loop.create_future()
-                try:
-                    await self._wake
-                finally:
-                    self._wake = None
+                await outbox.wait()
+                frame = outbox.take()
+                if frame is None:
+                    return
+                await self.ws.send(frame)
         except ConnectionClosed:
             pass
 

@@ -9,14 +9,19 @@ Server messages are built as plain dicts by the senders and documented by the mo
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+from engine.rules import DEALS_RANGE, PRESETS, TARGET_RANGE, PitBonus, RoemMode, TrumpMode, Variant
 
 from .errors import Refused
 
 MAX_FRAME = 16 * 1024
 PROTOCOL_VERSION = 1
+MOVE_SECONDS = (5, 120, 30)  # a room's move timer: least, most, default
+NAME_LENGTH = 40  # a room's name, at most
 
 RoomId = Annotated[str, Field(min_length=1, max_length=40)]
 Seat = Annotated[int, Field(ge=0, le=3)]
@@ -53,24 +58,29 @@ class LobbyUnsubscribe(_Msg):
     type: Literal["lobby_unsubscribe"]
 
 
+def _one_of(choices: Iterable[str]) -> Any:
+    """A literal of the engine's own choices (so the protocol never lists them again)."""
+    return Literal[tuple(str(c) for c in choices)]
+
+
 class RulesIn(BaseModel):
     """Rule options: a preset, overridden option by option."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
-    preset: Literal["amsterdam", "rotterdam", "tournament"] = "amsterdam"
-    variant: Literal["amsterdam", "rotterdam"] | None = None
-    trump_mode: Literal["bidding", "dealer", "forced", "turned"] | None = None
-    roem: Literal["auto", "claim"] | None = None
-    pit_bonus: Literal["any", "playing"] | None = None
-    target: Annotated[int, Field(ge=100, le=10_000)] | None = None
-    deals: Annotated[int, Field(ge=1, le=100)] | None = None
+    preset: _one_of(PRESETS) = "amsterdam"  # type: ignore[valid-type]
+    variant: _one_of(Variant) | None = None  # type: ignore[valid-type]
+    trump_mode: _one_of(TrumpMode) | None = None  # type: ignore[valid-type]
+    roem: _one_of(RoemMode) | None = None  # type: ignore[valid-type]
+    pit_bonus: _one_of(PitBonus) | None = None  # type: ignore[valid-type]
+    target: Annotated[int, Field(ge=TARGET_RANGE[0], le=TARGET_RANGE[1])] | None = None
+    deals: Annotated[int, Field(ge=DEALS_RANGE[0], le=DEALS_RANGE[1])] | None = None
 
 
 class CreateRoom(_Msg):
     type: Literal["create_room"]
-    name: Annotated[str, Field(min_length=1, max_length=40)] | None = None
+    name: Annotated[str, Field(min_length=1, max_length=NAME_LENGTH)] | None = None
     rules: RulesIn = RulesIn()
-    move_seconds: Annotated[int, Field(ge=5, le=120)] = 30
+    move_seconds: Annotated[int, Field(ge=MOVE_SECONDS[0], le=MOVE_SECONDS[1])] = MOVE_SECONDS[2]
     private: bool = False
     seat: Seat | None = 0  # where the creator sits; None to only watch
 

@@ -1,4 +1,5 @@
-"""Shared test settings: the project's own copy of the hand-checked rule cases."""
+"""Shared test settings: the project's own copy of the hand-checked rule cases, and the
+databases a server runs on in the tests."""
 
 from __future__ import annotations
 
@@ -13,9 +14,13 @@ ROOT = Path(__file__).resolve().parent.parent
 RULES_DIR = ROOT / "tests" / "data" / "rules"  # a copy: a user's clone has nothing beside it
 SHARED_RULES = ROOT.parent / "shared" / "rules"  # the hand-checked originals, when present
 
+DATABASES = ["sqlite", "postgres"]
+
 settings.register_profile(
     "default", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
+DATABASES = ["sqlite", "postgres"]
+
 settings.register_profile("ci", max_examples=120, deadline=None, derandomize=True)
 # Mutation runs (bench/mutation.py): the same examples every run, and no shrinking, which
 # would spend minutes on a failure a mutant caused.
@@ -36,3 +41,9 @@ def load_cases(name: str) -> list[dict]:
     if not path.is_file():
         pytest.fail(f"rule cases not found at {path}")
     return json.loads(path.read_text())
+
+
+@pytest.fixture(params=DATABASES)
+def database(request: pytest.FixtureRequest) -> str:
+    """The database of a test's server: each test that uses it runs once on each."""
+    return request.param

@@ -35,6 +35,17 @@ async def pg_connect(schema: str | None = None, **kwargs: Any) -> asyncpg.Connec
         )
 
 
+async def blocked_by(conn: asyncpg.Connection, timeout: float = 10.0) -> None:
+    """Until another backend waits for a lock that ``conn`` holds: the barrier that shows
+    a statement of the code under test has reached a lock held by the test (``pg_locks``
+    is read afresh by each query, unlike ``pg_stat_activity`` inside a transaction)."""
+    query = "SELECT count(*) FROM pg_locks WHERE NOT granted AND $1 = ANY(pg_blocking_pids(pid))"
+    pid = conn.get_server_pid()
+    async with asyncio.timeout(timeout):
+        while not await conn.fetchval(query, pid):
+            await asyncio.sleep(0.01)
+
+
 @asynccontextmanager
 async def fresh_schema(prefix: str = "kj_test") -> AsyncIterator[str]:
     """A new, empty schema in the test database, dropped with everything in it afterwards."""

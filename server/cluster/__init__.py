@@ -1,5 +1,5 @@
 """Several nodes sharing one lobby through Redis (see :mod:`server.cluster.node`)."""
 
-from .node import Cluster
+from .node import ClusterRouter
 
-__all__ = ["Cluster"]
+__all__ = ["ClusterRouter"]

@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
-from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -20,6 +18,9 @@ import redis.asyncio as redis
 from redis.exceptions import RedisError
 
 from ..logs import log
+from ..mailbox import Mailbox
+from ..messages import WireError
+from .messages import decode, encode
 
 Op = Callable[[Any], None]  # adds commands to a pipeline
 RETRY_SECONDS = 0.5
@@ -31,7 +32,7 @@ class Bus:
         url: str,
         prefix: str,
         node: str,
-        on_message: Callable[[str, dict[str, Any]], None],
+        on_message: Callable[[Any], None],
         on_reconnect: Callable[[], Awaitable[None]],
     ) -> None:
         self.prefix = prefix
@@ -42,8 +43,7 @@ class Bus:
         self.everyone = self.channel("all")
         self._on_message = on_message
         self._on_reconnect = on_reconnect
-        self._queue: deque[tuple[Op, asyncio.Future[Any] | None]] = deque()
-        self._wake: asyncio.Future[None] | None = None
+        self._queue: Mailbox[tuple[Op, asyncio.Future[Any] | None]] = Mailbox()
         self._tasks: list[asyncio.Task[None]] = []
         self._subscribed = asyncio.Event()
 
@@ -73,22 +73,21 @@ class Bus:
 
     # -- writing ---------------------------------------------------------------------
 
-    def publish(self, channel: str, message: dict[str, Any]) -> None:
-        """Send without waiting (in order with everything else this node sends)."""
-        data = json.dumps(message, separators=(",", ":"))
+    def publish(self, channel: str, message: Any) -> None:
+        """Send a message (:mod:`server.cluster.messages`) without waiting, in order with
+        everything else this node sends."""
+        data = encode(message)
         self.submit(lambda pipe: pipe.publish(channel, data))
 
-    async def publish_counted(self, channel: str, message: dict[str, Any]) -> int:
+    async def publish_counted(self, channel: str, message: Any) -> int:
         """Send in order and wait: how many nodes received it (0: nobody listens there)."""
-        data = json.dumps(message, separators=(",", ":"))
+        data = encode(message)
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self.submit(lambda pipe: pipe.publish(channel, data), future)
         return int(await future)
 
     def submit(self, op: Op, future: asyncio.Future[Any] | None = None) -> None:
-        self._queue.append((op, future))
-        if self._wake is not None and not self._wake.done():
-            self._wake.set_result(None)
+        self._queue.put((op, future))
 
     async def flush(self) -> None:
         """Wait until everything queued so far was sent (or failed)."""
@@ -98,13 +97,10 @@ class Bus:
             await asyncio.wait_for(future, 3)
 
     async def _write(self) -> None:
-        loop = asyncio.get_running_loop()
+        queue = self._queue
         while True:
-            if not self._queue:
-                self._wake = loop.create_future()
-                await self._wake
-                self._wake = None
-            batch = [self._queue.popleft() for _ in range(min(len(self._queue), 512))]
+            await queue.wait()
+            batch = [queue.take() for _ in range(min(len(queue), 512))]
             pipe = self.redis.pipeline(transaction=False)
             for op, _ in batch:
                 op(pipe)
@@ -138,7 +134,9 @@ class Bus:
                     if message.get("type") != "message":
                         continue
                     try:
-                        self._on_message(message["channel"], json.loads(message["data"]))
+                        self._on_message(decode(message["data"]))
+                    except WireError as err:  # another release's node, or garbage: say so
+                        log.warning("bus_message_refused", error=str(err))
                     except Exception:  # one bad message must not stop the node listening
                         log.exception("bus_message_failed", channel=message["channel"])
             except (RedisError, OSError) as err:

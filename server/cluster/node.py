@@ -1,17 +1,19 @@
-"""One node of a cluster: leases, routing between nodes, the shared lobby.
+"""One node of a cluster: the router over Redis, leases, and the shared lobby.
 
 * **Ownership.**  Each live room and tournament runs on one node, which holds its lease
-  (``<prefix>:lease:<id>``, this node's id, expiring after ``lease_seconds`` unless
+  (``<prefix>:lease:<key>``, this node's id, expiring after ``lease_seconds`` unless
   renewed) and a fencing epoch from the store: a node that lost its lease can no longer
-  append to the log, whatever it believes.  Every node sweeps the store's live rooms and
-  tournaments; one whose lease lapsed (its node died) is taken over by replaying its log.
-  A node that stops hands its leases back and says so, and the others take over at once.
-* **Routing.**  A client's frame for an actor on another node is forwarded there; a
-  :class:`RemoteClient` runs it and sends back what the actor sends, in order.  When an
-  actor moves, the new owner announces it and every node re-attaches its connections
-  from the last version each one saw, so nobody misses an update.
+  append to the log, whatever it believes.  Every node sweeps the store for the live keys
+  of every registered kind; one whose lease lapsed (its node died) is adopted by replaying
+  its log.  A node that stops hands its leases back and says so, and the others adopt at
+  once.
+* **Routing.**  A client's command for an actor on another node is forwarded there as a
+  typed :class:`~server.cluster.messages.Forward`; a :class:`RemoteClient` runs it and
+  sends back what the actor sends, and how the command went, in order.  When an actor
+  moves, the new owner announces it and every node re-attaches its connections from the
+  last version each one saw, so nobody misses an update.
 * **Lobby.**  Room and tournament summaries live in Redis hashes and every change is
-  broadcast; each node mirrors them in its :class:`~server.lobby.Directory`.
+  broadcast; each node mirrors them in its lobby's :class:`~server.lobby.Directory`.
 """
 
 from __future__ import annotations
@@ -25,17 +27,41 @@ from typing import TYPE_CHECKING, Any
 
 from redis.exceptions import RedisError
 
+from ..actor import Actor
 from ..config import Settings
 from ..connection import Client
-from ..errors import Refused
+from ..errors import Refused, Unavailable, room_unavailable
 from ..ids import new_id
 from ..logs import log
+from ..messages import Message
+from ..peer import Peer
+from ..router import FORWARDED, ROOM, TOURNAMENT, Ref, Router
 from ..store.base import StoreError
+from ..table.room import LIVE as LIVE_ROOM
+from ..tournament.state import LIVE as LIVE_TOURNAMENT
 from .bus import Bus
+from .messages import (
+    Batch,
+    Close,
+    Forward,
+    Frame,
+    Gone,
+    Left,
+    Outcome,
+    Owner,
+    Rejoin,
+    Released,
+    RoomListed,
+    Tell,
+    ToPlayers,
+    TournamentListed,
+    Update,
+)
 from .remote import RemoteClient
 
 if TYPE_CHECKING:
-    from ..app import Services
+    from ..lobby import Lobby
+    from ..store.base import Store
 
 # Renew every lease that is ours (or take it back after Redis lost it); return the lost.
 _RENEW = """
@@ -56,13 +82,18 @@ for i, key in ipairs(KEYS) do
 end
 return 0
 """
-UNAVAILABLE = "the table is moving to another server: try again"
-LIVE_TOURNAMENTS = ("scheduled", "running")
 
 
-class Cluster:
-    def __init__(self, settings: Settings, services: Services) -> None:
-        self.s = services
+class ClusterRouter(Router):
+    """The router of one node among several (see :class:`server.router.Router`)."""
+
+    def __init__(
+        self, settings: Settings, store: Store, lobby: Lobby, names: dict[str, str]
+    ) -> None:
+        super().__init__()
+        self.store = store
+        self.lobby = lobby
+        self.names = names  # player id -> nickname (a forwarded command brings its own)
         self.node = settings.node_id or new_id("n")
         self.lease_ms = max(1000, int(settings.lease_seconds * 1000))
         self.bus = Bus(
@@ -72,10 +103,11 @@ class Cluster:
         self.stopping = False
         self.local: dict[str, Client] = {}  # connection id -> a connection to this node
         self.remotes: dict[tuple[str, str], RemoteClient] = {}  # (node, conn) -> stand-in
-        self._out: dict[str, list[list[Any]]] = {}  # node -> items to send it this turn
-        self._moved: set[str] = set()  # actors announced as moved, re-attached this turn
+        self._out: dict[str, list[Any]] = {}  # node -> items to send it this turn
+        self._moved: set[str] = set()  # keys announced as moved, re-attached this turn
         self._catching_up: set[tuple[str, str]] = set()  # (conn, room) re-attaching
         self._missing: dict[str, float] = {}  # node -> since when its heartbeat is missing
+        self._adopting: dict[str, asyncio.Future[Actor | None]] = {}
         self._tasks: list[asyncio.Task[None]] = []
         self._renew = self.bus.redis.register_script(_RENEW)
         self._release = self.bus.redis.register_script(_RELEASE)
@@ -86,6 +118,7 @@ class Cluster:
     # -- life ----------------------------------------------------------------------------
 
     async def start(self) -> None:
+        self.lobby.relay = self
         await self.bus.start()
         await self._load_lobby()
         await self._beat()
@@ -94,16 +127,16 @@ class Cluster:
             asyncio.create_task(self._every(self.lease_ms / 3000, self.keep_leases), name="leases"),
             asyncio.create_task(self._every(self.lease_ms / 2500, self.sweep), name="sweeper"),
         ]
-        log.info("cluster_joined", node=self.node, adopted=len(self.s.actors))
+        log.info("cluster_joined", node=self.node, adopted=len(self.actors))
 
-    async def stop(self, held: list[str]) -> None:
+    async def stop(self, held: list[Ref]) -> None:
         """Hand ``held`` (the actors just stopped) to the other nodes now."""
         self.stopping = True
         for task in self._tasks:
             task.cancel()
         with contextlib.suppress(RedisError, OSError):
-            await self.release(held)
-            self.bus.publish(self.bus.everyone, {"k": "released", "keys": held})
+            await self._release(keys=[self.lease(r.key) for r in held], args=[self.node])
+            self.bus.publish(self.bus.everyone, Released(tuple(held)))
         with contextlib.suppress(RedisError, OSError):
             await self.bus.redis.delete(self.bus.key(f"node:{self.node}"))
             await self.bus.redis.hdel(self.bus.key("online"), self.node)
@@ -115,94 +148,78 @@ class Cluster:
             await asyncio.sleep(seconds)
             try:
                 await job()
-            except (RedisError, OSError, StoreError) as err:
+            except (RedisError, OSError, StoreError, Unavailable) as err:
                 log.warning("cluster_job_failed", job=job.__name__, error=str(err))
 
-    # -- leases --------------------------------------------------------------------------
+    # -- the router ----------------------------------------------------------------------
 
-    async def claim(self, key: str) -> bool:
+    async def own(self, ref: Ref) -> int | None:
+        """Take the lease of a new actor: its fencing epoch."""
+        if not await self._claim(ref.key):
+            raise room_unavailable()
         try:
-            return bool(
-                await self.bus.redis.set(self.lease(key), self.node, nx=True, px=self.lease_ms)
-            )
-        except (RedisError, OSError):
-            return False
+            return await self.store.fence(ref.key)
+        except StoreError:
+            with contextlib.suppress(RedisError, OSError):
+                await self._release(keys=[self.lease(ref.key)], args=[self.node])
+            raise
 
-    async def release(self, keys: list[str]) -> None:
-        if keys:
-            await self._release(keys=[self.lease(k) for k in keys], args=[self.node])
+    async def locate(self, ref: Ref, peer: Peer, command: Any) -> Any:
+        node = await self.owner(ref.key)
+        if node is not None and node != self.node:
+            if peer.forwarded:  # it moved on since its owner sent it here
+                raise room_unavailable()
+            assert isinstance(peer, Client)
+            await self.forward(peer, node, ref, command)
+            return FORWARDED
+        return await self.adopt(ref)
 
-    async def owner(self, key: str) -> str | None:
-        try:
-            return await self.bus.redis.get(self.lease(key))
-        except (RedisError, OSError):
-            raise Refused("room_unavailable", UNAVAILABLE) from None
-
-    async def keep_leases(self) -> None:
-        await self._beat()
-        held = [*self.s.actors, *self.s.tournaments]
-        if not held:
+    async def tell(self, ref: Ref, message: Message) -> None:
+        if ref.key in self.actors:
+            await super().tell(ref, message)
             return
-        lost = await self._renew(
-            keys=[self.lease(k) for k in held], args=[self.node, self.lease_ms]
-        )
-        prefix = len(self.lease(""))
-        for key in lost:
-            actor = self.s.actors.get(key[prefix:]) or self.s.tournaments.get(key[prefix:])
-            if actor is not None:
-                await self.s.relinquish(actor)
+        node = await self.owner(ref.key)
+        if node is not None:  # else nobody holds it: whoever adopts it catches up
+            self.bus.publish(self.bus.channel(f"node:{node}"), Tell(ref, message))
 
-    async def _beat(self) -> None:
-        """This node is alive (the others drop its connections' stand-ins when it is not),
-        with its count of connected players; the lobby shows the sum over live nodes."""
-        online = self.bus.key("online")
-        pipe = self.bus.redis.pipeline(transaction=False)
-        pipe.set(self.bus.key(f"node:{self.node}"), "1", px=self.lease_ms)
-        pipe.hset(online, self.node, self.s.online_here())
-        pipe.hgetall(online)
-        *_, counts = await pipe.execute()
-        nodes = sorted(counts)
-        alive = await self.bus.redis.mget([self.bus.key(f"node:{n}") for n in nodes])
-        gone = [n for n, beat in zip(nodes, alive, strict=True) if beat is None]
-        if gone:
-            await self.bus.redis.hdel(online, *gone)
-        self.s.directory.set_online(
-            sum(int(counts[n]) for n, beat in zip(nodes, alive, strict=True) if beat)
-        )
-
-    async def sweep(self) -> None:
-        """Take over every live room and tournament that nobody holds; forget the
-        connections of nodes that died."""
-        if self.stopping:
-            return
-        rooms = await self.s.store.rooms_with_status("open", "playing")
-        tournaments = await self.s.store.tournaments_with_status(*LIVE_TOURNAMENTS)
-        keys = [r.id for r in rooms] + [t.id for t in tournaments]
-        keys = [k for k in keys if k not in self.s.actors and k not in self.s.tournaments]
-        if keys:
-            holders = await self.bus.redis.mget([self.lease(k) for k in keys])
-            orphans = [k for k, holder in zip(keys, holders, strict=True) if holder is None]
-            random.shuffle(orphans)  # nodes sweeping at once share the work out
-            for key in orphans:
-                await self._adopt(key)
-        nodes = sorted({node for node, _ in self.remotes})
-        if nodes:
-            alive = await self.bus.redis.mget([self.bus.key(f"node:{n}") for n in nodes])
-            now = asyncio.get_running_loop().time()
-            for node, beat in zip(nodes, alive, strict=True):
-                if beat is not None:
-                    self._missing.pop(node, None)
-                elif now - self._missing.setdefault(node, now) > self.lease_ms / 1000:
-                    self._forget_node(node)  # silent for a whole lease: it died
-
-    async def _adopt(self, key: str) -> None:
+    async def adopt(self, ref: Ref) -> Actor | None:
+        """Take over a live actor that no node owns: lease, fence, replay (once at a time)."""
+        key = ref.key
+        if key in self._adopting:
+            return await asyncio.shield(self._adopting[key])
+        future: asyncio.Future[Actor | None] = asyncio.get_running_loop().create_future()
+        self._adopting[key] = future
         try:
-            await self.s.adopt(key)
-        except (StoreError, RedisError, OSError, Refused) as err:
-            log.warning("adopt_failed", key=key, error=str(err))
+            actor = await self._adopt(ref)
+            future.set_result(actor)
+            return actor
+        except BaseException as err:
+            future.set_exception(err)
+            future.exception()  # retrieved: callers waiting on it get it too
+            raise
+        finally:
+            del self._adopting[key]
 
-    def announce(self, key: str) -> None:
-        self.bus.publish(self.bus.everyone, {"k": "owner", "key": key, "node": self.node})
+    async def _adopt(self, ref: Ref) -> Actor | None:
+        existing = self.actors.get(ref.key)
+        if existing is not None or self.stopping or not await self._claim(ref.key):
+            return existing
+        try:
+            epoch = await self.store.fence(ref.key)
+            actor = await self.kinds[ref.kind].load(ref.key, epoch)
+        except BaseException:
+            await self._release(keys=[self.lease(ref.key)], args=[self.node])
+            raise
+        if actor is None or not actor.running:
+            await self._release(keys=[self.lease(ref.key)], args=[self.node])
+            return None
+        log.info("adopted", key=ref.key, epoch=epoch)
+        self.bus.publish(self.bus.everyone, Owner(ref.key, self.node))
+        return actor
+
+    async def relinquish(self, actor: Actor) -> None:
+        await super().relinquish(actor)
+        self._follow({actor.key})  # our connections follow it to its new owner
 
     @contextlib.asynccontextmanager
     async def lock(self, name: str, seconds: float = 10.0) -> AsyncIterator[None]:
@@ -219,7 +236,84 @@ class Cluster:
                 if await self.bus.redis.get(key) == token:
                     await self.bus.redis.delete(key)
 
-    # -- routing -------------------------------------------------------------------------
+    # -- leases --------------------------------------------------------------------------
+
+    async def _claim(self, key: str) -> bool:
+        try:
+            return bool(
+                await self.bus.redis.set(self.lease(key), self.node, nx=True, px=self.lease_ms)
+            )
+        except (RedisError, OSError):
+            return False
+
+    async def owner(self, key: str) -> str | None:
+        try:
+            return await self.bus.redis.get(self.lease(key))
+        except (RedisError, OSError):
+            raise room_unavailable() from None
+
+    async def keep_leases(self) -> None:
+        await self._beat()
+        held = list(self.actors)
+        if not held:
+            return
+        lost = await self._renew(
+            keys=[self.lease(k) for k in held], args=[self.node, self.lease_ms]
+        )
+        prefix = len(self.lease(""))
+        for key in lost:
+            actor = self.actors.get(key[prefix:])
+            if actor is not None:
+                await self.relinquish(actor)
+
+    async def _beat(self) -> None:
+        """This node is alive (the others drop its connections' stand-ins when it is not),
+        with its count of connected players; the lobby shows the sum over live nodes."""
+        online = self.bus.key("online")
+        pipe = self.bus.redis.pipeline(transaction=False)
+        pipe.set(self.bus.key(f"node:{self.node}"), "1", px=self.lease_ms)
+        pipe.hset(online, self.node, self.lobby.online_here())
+        pipe.hgetall(online)
+        *_, counts = await pipe.execute()
+        nodes = sorted(counts)
+        alive = await self.bus.redis.mget([self.bus.key(f"node:{n}") for n in nodes])
+        gone = [n for n, beat in zip(nodes, alive, strict=True) if beat is None]
+        if gone:
+            await self.bus.redis.hdel(online, *gone)
+        self.lobby.directory.set_online(
+            sum(int(counts[n]) for n, beat in zip(nodes, alive, strict=True) if beat)
+        )
+
+    async def sweep(self) -> None:
+        """Adopt every live actor that nobody holds; forget the connections of nodes that
+        died."""
+        if self.stopping:
+            return
+        refs = [Ref(name, key) for name, kind in self.kinds.items() for key in await kind.live()]
+        refs = [r for r in refs if r.key not in self.actors]
+        if refs:
+            holders = await self.bus.redis.mget([self.lease(r.key) for r in refs])
+            orphans = [r for r, holder in zip(refs, holders, strict=True) if holder is None]
+            random.shuffle(orphans)  # nodes sweeping at once share the work out
+            for ref in orphans:
+                await self._try_adopt(ref)
+        nodes = sorted({node for node, _ in self.remotes})
+        if nodes:
+            alive = await self.bus.redis.mget([self.bus.key(f"node:{n}") for n in nodes])
+            now = asyncio.get_running_loop().time()
+            for node, beat in zip(nodes, alive, strict=True):
+                if beat is not None:
+                    self._missing.pop(node, None)
+                elif now - self._missing.setdefault(node, now) > self.lease_ms / 1000:
+                    self._forget_node(node)  # silent for a whole lease: it died
+
+    async def _try_adopt(self, ref: Ref) -> None:
+        try:
+            await self.adopt(ref)
+        except (StoreError, RedisError, OSError, Refused, Unavailable) as err:
+            log.warning("adopt_failed", key=ref.key, error=str(err))
+
+    # -- connections here ----------------------------------------------------------------
 
     def connected(self, client: Client) -> None:
         self.local[client.conn_id] = client
@@ -227,32 +321,29 @@ class Cluster:
     def disconnected(self, client: Client) -> None:
         self.local.pop(client.conn_id, None)
         if client.forwarded_any:
-            self.bus.publish(
-                self.bus.everyone, {"k": "gone", "node": self.node, "conn": client.conn_id}
-            )
+            self.bus.publish(self.bus.everyone, Gone(self.node, client.conn_id))
 
-    async def forward(
-        self, client: Client, node: str, key: str, frame: str | bytes, rejoin: bool = False
-    ) -> None:
-        """Send a frame of ``client`` (a connection here) to the node that owns ``key``."""
+    async def forward(self, client: Client, node: str, ref: Ref, command: Any) -> None:
+        """Send a command of ``client`` (a connection here) to the node that runs ``ref``."""
         client.forwarded_any = True
-        if isinstance(frame, bytes):
-            frame = frame.decode()
-        message = {
-            "k": "fwd", "from": self.node, "conn": client.conn_id, "player": client.player_id,
-            "nick": client.nickname, "frame": frame, "rejoin": rejoin,
-        }  # fmt: skip
-        if key.startswith("t_") and not rejoin:
-            client.watching.add(key)
+        if ref.kind == TOURNAMENT:
+            client.watching.add(ref.key)
+        message = Forward(
+            self.node, client.conn_id, client.player_id, client.nickname, ref,
+            command.model_dump_json(),
+        )  # fmt: skip
+        await self._send(node, message)
+
+    async def _send(self, node: str, message: Forward | Rejoin) -> None:
         try:
             received = await self.bus.publish_counted(self.bus.channel(f"node:{node}"), message)
         except (RedisError, OSError):
             received = 0
         if not received:
-            raise Refused("room_unavailable", UNAVAILABLE)
+            raise room_unavailable()
 
-    def out(self, node: str, item: list[Any]) -> None:
-        """Queue an item for a connection on ``node``; one message per node per turn."""
+    def out(self, node: str, item: Any) -> None:
+        """Queue an item for a connection on ``node``; one batch per node per turn."""
         pending = self._out.get(node)
         if pending is None:
             pending = self._out[node] = []
@@ -263,21 +354,17 @@ class Cluster:
     def _flush(self) -> None:
         out, self._out = self._out, {}
         for node, items in out.items():
-            self.bus.publish(self.bus.channel(f"node:{node}"), {"k": "out", "items": items})
+            self.bus.publish(self.bus.channel(f"node:{node}"), Batch(tuple(items)))
 
-    async def tell(self, key: str, op: str, args: list[Any]) -> None:
-        node = await self.owner(key)
-        if node is not None:  # else nobody holds it: whoever takes it over catches up
-            message = {"k": "tell", "key": key, "op": op, "args": args}
-            self.bus.publish(self.bus.channel(f"node:{node}"), message)
-
-    # -- lobby ---------------------------------------------------------------------------
+    # -- the lobby's relay ---------------------------------------------------------------
 
     def publish_room(self, summary: dict[str, Any]) -> None:
-        self._publish_summary("rooms", summary, summary["status"] in ("open", "playing"))
+        self._publish_summary("rooms", summary, summary["status"] in LIVE_ROOM)
+        self.bus.publish(self.bus.everyone, RoomListed(summary))
 
     def publish_tournament(self, summary: dict[str, Any]) -> None:
-        self._publish_summary("tournaments", summary, summary["status"] in LIVE_TOURNAMENTS)
+        self._publish_summary("tournaments", summary, summary["status"] in LIVE_TOURNAMENT)
+        self.bus.publish(self.bus.everyone, TournamentListed(summary))
 
     def _publish_summary(self, kind: str, summary: dict[str, Any], live: bool) -> None:
         key, data = self.bus.key(kind), json.dumps(summary, separators=(",", ":"))
@@ -285,84 +372,96 @@ class Cluster:
             self.bus.submit(lambda pipe: pipe.hset(key, summary["id"], data))
         else:
             self.bus.submit(lambda pipe: pipe.hdel(key, summary["id"]))
-        self.bus.publish(self.bus.everyone, {"k": kind, "summary": summary})
 
     async def _load_lobby(self) -> None:
         rooms = await self.bus.redis.hgetall(self.bus.key("rooms"))
         tournaments = await self.bus.redis.hgetall(self.bus.key("tournaments"))
         for data in rooms.values():
-            self.s.directory.update(json.loads(data))
+            self.lobby.directory.update(json.loads(data))
         for data in tournaments.values():
-            self.s.directory.update_tournament(json.loads(data))
+            self.lobby.directory.update_tournament(json.loads(data))
 
-    def to_players(self, players: set[str], frame: str) -> None:
-        message = {"k": "players", "from": self.node, "players": sorted(players), "frame": frame}
-        self.bus.publish(self.bus.everyone, message)
+    def to_players(self, players: frozenset[str], frame: str) -> None:
+        self.bus.publish(self.bus.everyone, ToPlayers(self.node, tuple(sorted(players)), frame))
 
     # -- receiving -----------------------------------------------------------------------
 
-    def _on_message(self, channel: str, m: dict[str, Any]) -> None:
-        kind = m["k"]
-        if kind == "out":
-            for item in m["items"]:
-                self._take(item)
-        elif kind == "fwd":
-            remote = self.remotes.get((m["from"], m["conn"]))
-            if remote is None:
-                remote = RemoteClient(self.s, self, m["from"], m["conn"], m["player"], m["nick"])
-                self.remotes[(m["from"], m["conn"])] = remote
-                self.s.nicknames.setdefault(m["player"], m["nick"])
-            remote.push(m["frame"], m["rejoin"])
-        elif kind == "rooms":
-            self.s.directory.update(m["summary"])
-        elif kind == "tournaments":
-            self.s.directory.update_tournament(m["summary"])
-        elif kind == "players" and m["from"] != self.node:
-            self.s.to_players(set(m["players"]), m["frame"], everywhere=False)
-        elif kind == "tell":
-            self.s.tell_here(m["key"], m["op"], m["args"])
-        elif kind == "owner":
-            self._moved.add(m["key"])
-            if len(self._moved) == 1:
-                asyncio.get_running_loop().call_soon(self._rejoin_moved)
-        elif kind == "gone":
-            remote = self.remotes.pop((m["node"], m["conn"]), None)
-            if remote is not None:
-                remote.gone()
-        elif kind == "released" and not self.stopping:
-            for key in m["keys"]:
-                asyncio.get_running_loop().create_task(self._adopt(key))
+    def _on_message(self, m: Any) -> None:
+        match m:
+            case Batch(items=items):
+                for item in items:
+                    self._take(item)
+            case Forward() | Rejoin():
+                self._stand_in(m).push(m)
+            case RoomListed(summary=summary):
+                self.lobby.directory.update(summary)
+            case TournamentListed(summary=summary):
+                self.lobby.directory.update_tournament(summary)
+            case ToPlayers(origin=origin, players=players, frame=frame) if origin != self.node:
+                self.lobby.to_players(frozenset(players), frame)
+            case Tell(to=ref, message=message):
+                if (actor := self.actors.get(ref.key)) is not None:
+                    actor.deliver(message)
+            case Owner(key=key):
+                self._follow({key})
+            case Gone(node=node, conn=conn):
+                if (remote := self.remotes.pop((node, conn), None)) is not None:
+                    remote.gone()
+            case Released(refs=refs) if not self.stopping:
+                for ref in refs:
+                    asyncio.get_running_loop().create_task(self._try_adopt(ref))
 
-    def _take(self, item: list[Any]) -> None:
+    def _stand_in(self, m: Forward | Rejoin) -> RemoteClient:
+        remote = self.remotes.get((m.origin, m.conn))
+        if remote is None:
+            out = lambda item, node=m.origin: self.out(node, item)  # noqa: E731
+            remote = RemoteClient(self, out, m.conn, m.player, m.nickname)
+            self.remotes[(m.origin, m.conn)] = remote
+            self.names.setdefault(m.player, m.nickname)
+        return remote
+
+    def _take(self, item: Any) -> None:
         """An item from an owner for one of our connections."""
-        client = self.local.get(item[1])
+        client = self.local.get(item.conn)
         if client is None:
             return
-        match item[0]:
-            case "f":
-                client.send_text(item[2])
-            case "s":
-                client.deliver(item[2], item[3], item[4], snapshot=True)
-            case "v":
-                room_id, version = item[2], item[3]
+        match item:
+            case Frame(text=text):
+                client.send_text(text)
+            case Update(snapshot=True):
+                client.deliver(item.room_id, item.version, item.text, snapshot=True)
+            case Update(room_id=room_id, version=version, text=text):
                 last = client.versions.get(room_id)
                 if last is None or version == last + 1:
-                    client.deliver(room_id, version, item[4])
+                    client.deliver(room_id, version, text)
                 elif version > last + 1:  # some went missing (Redis lost them): catch up
                     self._catch_up(client, room_id, last)
-            case "u":
-                client.left(item[2])
-            case "c":
-                client.close(item[2], item[3])
+            case Left(key=key):
+                client.left(key)
+            case Close(code=code, reason=reason):
+                client.close(code, reason)
+            case Outcome(code=None):
+                client.succeeded()
+            case Outcome(code=code, text=text, ref=ref, retry_after=None):
+                client.refused(code, text, ref)  # type: ignore[arg-type]
+            case Outcome(code=code, text=text, ref=ref, retry_after=retry_after):
+                client.unavailable(code, text, retry_after, ref)  # type: ignore[arg-type]
+
+    # -- following actors that move ------------------------------------------------------
 
     def _catch_up(self, client: Client, room_id: str, last: int) -> None:
         if (client.conn_id, room_id) not in self._catching_up:
             self._catching_up.add((client.conn_id, room_id))
-            message = {"room_id": room_id, "version": last}
-            task = self._send_rejoin(client, room_id, message)
+            task = self._send_rejoin(client, Ref(ROOM, room_id), last)
             asyncio.get_running_loop().create_task(task).add_done_callback(
                 lambda _: self._catching_up.discard((client.conn_id, room_id))
             )
+
+    def _follow(self, keys: set[str]) -> None:
+        """Actors moved: re-attach our connections to them (once per turn of the loop)."""
+        if not self._moved:
+            asyncio.get_running_loop().call_soon(self._rejoin_moved)
+        self._moved |= keys
 
     def _rejoin_moved(self) -> None:
         moved, self._moved = self._moved, set()
@@ -372,47 +471,43 @@ class Cluster:
         """Re-attach our connections to actors that moved (``None``: all), each from the
         last version it saw; an actor elsewhere replays what the connection missed."""
         jobs = [
-            self._send_rejoin(client, key, {"room_id": key, "version": version})
+            self._send_rejoin(client, Ref(ROOM, key), version)
             for client in list(self.local.values())
             for key, version in list(client.versions.items())
             if keys is None or key in keys
         ] + [
-            self._send_rejoin(client, key, {"room_id": key, "version": 0})
+            self._send_rejoin(client, Ref(TOURNAMENT, key), 0)
             for client in list(self.local.values())
             for key in list(client.watching)
             if keys is None or key in keys
         ]
         await asyncio.gather(*jobs)
 
-    async def _send_rejoin(self, client: Client, key: str, message: dict[str, Any]) -> None:
-        """Re-attach ``client`` to ``key`` wherever it runs now, trying for two leases
+    async def _send_rejoin(self, client: Client, ref: Ref, since: int) -> None:
+        """Re-attach ``client`` to ``ref`` wherever it runs now, trying for two leases
         while it is between owners."""
+        key = ref.key
         for _ in range(int(2 * self.lease_ms / 250)):
             if client.conn_id not in self.local or (
                 key not in client.versions and key not in client.watching
             ):
                 return  # gone, or left it meanwhile
-            if (room := self.s.actors.get(key)) is not None:
-                if client.rooms.get(key) is not room:
-                    since = client.versions.get(key, 0)
-                    room.tell(lambda room=room, since=since: room.rejoin(client, since))
-                return
-            if (t := self.s.tournaments.get(key)) is not None:
-                t.tell(lambda t=t: t.watch(client))
+            if (actor := self.actors.get(key)) is not None:
+                if client.memberships.get(key) is not actor:
+                    self.kinds[ref.kind].rejoin(actor, client, since)
                 return
             try:
                 node = await self.owner(key)
                 if node is not None and node != self.node:
-                    await self.forward(client, node, key, json.dumps(message), rejoin=True)
+                    rejoin = Rejoin(
+                        self.node, client.conn_id, client.player_id, client.nickname, ref, since
+                    )
+                    await self._send(node, rejoin)
                     return
-            except Refused:
+            except Unavailable:
                 pass
             await asyncio.sleep(0.25)
         log.warning("rejoin_failed", key=key, conn=client.conn_id)
-
-    def moved_away(self, key: str) -> None:
-        """We lost ``key``: our connections follow it to its new owner."""
-        asyncio.get_running_loop().create_task(self._rejoin({key}))
 
     def _forget_node(self, node: str) -> None:
         for (n, conn), remote in list(self.remotes.items()):
@@ -425,10 +520,8 @@ class Cluster:
         while it was gone (again a lease later, once every node has settled who owns what)."""
         self._missing.clear()
         await self.keep_leases()
-        for actor in list(self.s.actors.values()):
-            self.publish_room(actor.summary())
-        for tournament in list(self.s.tournaments.values()):
-            self.publish_tournament(tournament.summary())
+        for actor in list(self.actors.values()):
+            await actor.relist()
         await self._load_lobby()
         await self._rejoin(None)
         await asyncio.sleep(self.lease_ms / 1000)

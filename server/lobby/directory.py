@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ..table.room import LIVE as LIVE_ROOM
+from ..tournament.state import LIVE as LIVE_TOURNAMENT
+
 if TYPE_CHECKING:
     from ..connection import Client
-
-LISTED = ("open", "playing")
 
 
 class Directory:
@@ -38,22 +39,20 @@ class Directory:
 
     def subscribe(self, client: Client) -> None:
         self.subscribers.add(client)
-        client.lobby = True
         client.send(self.snapshot())
 
     def unsubscribe(self, client: Client) -> None:
         self.subscribers.discard(client)
-        client.lobby = False
 
     def update(self, summary: dict[str, Any]) -> None:
         """A room changed: list, relist or unlist it, and tell the subscribers."""
         room_id = summary["id"]
-        if summary["status"] in LISTED:
+        if summary["status"] in LIVE_ROOM:
             self.live[room_id] = summary
         else:
             self.live.pop(room_id, None)
         listed = not summary["private"] and not summary.get("tournament")
-        if listed and summary["status"] in LISTED:
+        if listed and summary["status"] in LIVE_ROOM:
             self.rooms[room_id] = summary
             message: dict[str, Any] = {"type": "lobby_room", "room": summary}
         elif self.rooms.pop(room_id, None) is not None:
@@ -75,7 +74,7 @@ class Directory:
     def update_tournament(self, summary: dict[str, Any]) -> None:
         """Upcoming and running tournaments are listed; the others leave the list."""
         tid = summary["id"]
-        if summary["status"] in ("scheduled", "running"):
+        if summary["status"] in LIVE_TOURNAMENT:
             self.tournaments[tid] = summary
             message: dict[str, Any] = {"type": "lobby_tournament", "tournament": summary}
         elif self.tournaments.pop(tid, None) is not None:

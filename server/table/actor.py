@@ -1,30 +1,36 @@
 """One task per room: the only writer of its state, timers included.
 
-Every change is a log entry: validated against the :class:`Room`, appended to the store
-(durable), folded into the room, then sent to each member as its own projection.  Sending
-never blocks: members are :class:`~server.connection.Peer` objects (connections here, with
-bounded outboxes, or stand-ins for connections to other nodes).
+The actor commits and sends; the :class:`~server.table.room.Room` decides.  Every change
+is a log entry from one of the room's transitions: appended to the fenced log (durable),
+folded into the room, sent to each member as its own projection, then published as domain
+events.  Sending never blocks: members are :class:`~server.peer.Peer` objects
+(connections here, with bounded outboxes, or stand-ins for connections to other nodes).
 """
 
 from __future__ import annotations
 
-import random
+import time
 from collections import deque
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from engine.events import DealEnded, Event
+from engine.events import DealEnded as DealEndedEvent
+from engine.events import Event
 from engine.policies import HeuristicPolicy
 from engine.views import project, view
 
 from ..actor import Actor
-from ..connection import encode
+from ..events import DealEnded, MatchEnded, RoomChanged
 from ..logs import log
-from .room import CLOSED, FINISHED, OPEN, Room, RoomError
+from ..messages import Message, ReplaceWithCpu
+from ..peer import encode
+from ..router import ROOM
+from .entries import Acted, Entry
+from .room import FINISHED, Room, RoomError
 
 if TYPE_CHECKING:
-    from ..app import Services
-    from ..connection import Peer
+    from ..peer import Peer
+    from ..ports import Ports
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,21 +49,21 @@ class Step:
     summary: dict[str, Any] | None
 
 
-ROOM_CHANGES = {"created", "seat", "ready", "start", "away", "closed"}
+SUMMARY_CHANGES = frozenset({"created", "seat", "ready", "start", "away", "closed"})
 _cpu = HeuristicPolicy()
 
 
 class RoomActor(Actor):
+    kind = ROOM
     closed_code = "room_closed"
 
-    def __init__(self, room: Room, services: Services) -> None:
-        super().__init__(services.clock, f"room {room.id}", log.bind(room_id=room.id))
+    def __init__(self, room: Room, ports: Ports) -> None:
+        super().__init__(ports.clock, f"room {room.id}", log.bind(room_id=room.id))
         self.room = room
-        self.s = services
+        self.ports = ports
         self.members: dict[Peer, int | None] = {}
-        self.history: deque[Step] = deque(maxlen=services.settings.history)
+        self.history: deque[Step] = deque(maxlen=ports.settings.history)
         self.deadline_wall: float | None = None
-        self._rng = random.Random(room.seed)
 
     @property
     def key(self) -> str:
@@ -68,13 +74,17 @@ class RoomActor(Actor):
         super().start()
 
     def finished(self) -> bool:
-        return self.room.status in (FINISHED, CLOSED)
+        return not self.room.live
 
     def on_exit(self) -> None:
-        if self.finished():
-            self.s.retire(self)
-            for client in list(self.members):  # let the finished room be freed
-                self.detach(client)
+        """A finished room lets its members go; a stopped one (moved, or the server is
+        stopping) forgets them, who keep their versions to resume wherever it runs next."""
+        for member in list(self.members):
+            if self.finished():
+                self.detach(member)
+            else:
+                member.memberships.pop(self.key, None)
+        self.members.clear()
 
     def on_failure(self) -> None:
         self._schedule(retry=True)
@@ -83,66 +93,97 @@ class RoomActor(Actor):
 
     def _schedule(self, retry: bool = False) -> None:
         """Set the deadline of the decision now due (none outside a running match)."""
-        room, clock = self.room, self.s.clock
-        turn = room.turn
-        if turn is None:
+        due = self.room.waiting_on()
+        if due is None:
             self.deadline = self.deadline_wall = None
             return
-        wait = self.s.settings.cpu_delay if room.seats[turn].automatic else room.move_seconds
+        _, automatic = due
+        wait = self.ports.settings.cpu_delay if automatic else self.room.move_seconds
         if retry:
             wait = max(wait, 1.0)
-        self.deadline = clock.now() + wait
-        self.deadline_wall = None if room.seats[turn].automatic else clock.wall() + wait
+        self.deadline = self.clock.now() + wait
+        self.deadline_wall = None if automatic else self.clock.wall() + wait
 
     async def on_deadline(self) -> None:
-        room = self.room
-        turn = room.turn
-        if turn is None or room.match is None:
-            return
-        seat = room.seats[turn]
-        action = _cpu.act(view(room.match, turn), self._rng)
-        by = "cpu" if seat.automatic else "timeout"
-        await self.commit({"t": "act", "seat": turn, "action": str(action), "by": by})
-        if by == "timeout" and seat.timeouts >= self.s.settings.away_after and not seat.away:
-            await self.commit({"t": "away", "seat": turn, "away": True})
+        await self.commit_all(self.room.expire(_cpu))
 
     # -- committing ----------------------------------------------------------------------
 
-    async def commit(self, entry: dict[str, Any], started: float | None = None) -> int:
-        """Make ``entry`` durable, fold it in, and send every member its projection."""
-        version = self.room.version + 1
-        await self.s.store_append(self, version, entry)
-        status, turn = self.room.status, self.room.turn
-        events = self.room.apply(entry)
-        if self.room.status == FINISHED and status != FINISHED:
-            await self.s.save_record(self.room)  # durable before anyone hears the match ended
-        if entry["t"] in ("act", "start", "away", "seat") or self.room.turn != turn:
+    async def commit_all(self, entries: list[Entry], started: float | None = None) -> None:
+        """Commit a transition's entries in order, then whatever the room does by itself."""
+        for entry in entries:
+            await self.commit(entry, started)
+        while (entry := self.room.follow_up()) is not None:
+            await self.commit(entry)
+
+    async def commit(self, entry: Entry, started: float | None = None) -> None:
+        """Make ``entry`` durable, fold it in, send every member its projection, then
+        publish what happened."""
+        room, ports = self.room, self.ports
+        version = room.version + 1
+        await ports.journal.append(room.id, version, entry.to_dict(), self.epoch)
+        status, turn = room.status, room.turn
+        events = room.apply(entry)
+        ended = room.status == FINISHED and status != FINISHED
+        if ended:
+            await self._save_record()  # durable before anyone hears the match ended
+        if entry.tag in ("act", "start", "away", "seat") or room.turn != turn:
             self._schedule()  # a new decision (or a seat became automatic): a new deadline
-        changed = status != self.room.status or entry["t"] in ROOM_CHANGES
+        changed = status != room.status or entry.tag in SUMMARY_CHANGES
+        summary = self.summary() if changed else None
         step = Step(
-            version, entry["t"], entry.get("seat"), entry.get("by"), tuple(events),
-            self.room.turn, self.deadline_wall, self.summary() if changed else None,
+            version, entry.tag, getattr(entry, "seat", None), getattr(entry, "by", None),
+            tuple(events), room.turn, self.deadline_wall, summary,
         )  # fmt: skip
         self.history.append(step)
         frames: dict[int | None, str] = {}  # one encoding per seat (and one for spectators)
         for client, seat in list(self.members.items()):
             if seat not in frames:
                 frames[seat] = encode(self._update(step, seat, current=True))
-            client.deliver(self.room.id, version, frames[seat])
-        if self.room.tournament and any(isinstance(e, DealEnded) for e in events):
-            await self.s.tournament_progress(self.room)
-        if entry["t"] == "act":
-            self.s.metrics.actions.labels(entry["by"]).inc()
+            client.deliver(room.id, version, frames[seat])
+        if isinstance(entry, Acted):
+            ports.metrics.actions.labels(entry.by).inc()
             if started is not None:
-                self.s.metrics.latency.observe(self.s.clock_perf() - started)
-        if entry["t"] in ROOM_CHANGES or status != self.room.status:
-            if status != self.room.status:
-                self.log.info("room_status", status=self.room.status, version=version)
-            await self.s.room_changed(self)
-        start = self.room.start_entry()
-        if start is not None:
-            await self.commit(start)
-        return version
+                ports.metrics.latency.observe(time.perf_counter() - started)
+        if status != room.status:
+            self.log.info("room_status", status=room.status, version=version)
+            await ports.journal.set_room_status(room.id, room.status)
+        await self._publish(events, summary, ended)
+
+    async def _save_record(self) -> None:
+        assert self.room.match is not None
+        await self.ports.journal.save_match(self.room.id, self.room.match.to_record())
+
+    async def _publish(self, events: list[Event], summary: dict[str, Any] | None, ended: bool):
+        room, publish = self.room, self.ports.events.publish
+        if summary is not None:
+            await publish(RoomChanged(summary))
+        if room.tournament is None and not ended:
+            return  # nobody outside the room follows its deals
+        for event in events:
+            if isinstance(event, DealEndedEvent):
+                await publish(
+                    DealEnded(room.id, room.tournament, event.summary.number, event.totals)
+                )
+        if ended:
+            await publish(self._ending())
+
+    def _ending(self) -> MatchEnded:
+        match = self.room.match
+        assert match is not None and match.winner is not None
+        totals = (match.totals[0], match.totals[1])
+        return MatchEnded(
+            self.room.id, self.room.tournament, match.winner, totals, match.to_record()
+        )
+
+    async def conclude(self) -> None:
+        """A room replayed from its log that had ended while its status or record were not
+        yet stored (a crash in between): store them, and publish its ending again."""
+        await self.ports.journal.set_room_status(self.room.id, self.room.status)
+        await self.relist()
+        if self.room.status == FINISHED:
+            await self._save_record()
+            await self.ports.events.publish(self._ending())
 
     def _update(self, step: Step, seat: int | None, current: bool) -> dict[str, Any]:
         """An update as ``seat`` (None: a spectator) may see it; ``legal`` only when it is
@@ -168,7 +209,10 @@ class RoomActor(Actor):
         return message
 
     def summary(self) -> dict[str, Any]:
-        return self.room.summary(self.s.nicknames)
+        return self.room.summary(self.ports.names)  # type: ignore[arg-type]
+
+    async def relist(self) -> None:
+        await self.ports.events.publish(RoomChanged(self.summary()))
 
     def snapshot(self, seat: int | None, player: str = "") -> dict[str, Any]:
         room = self.room
@@ -186,65 +230,34 @@ class RoomActor(Actor):
 
     # -- membership ----------------------------------------------------------------------
 
-    def attach(self, client: Peer, seat: int | None, since: int | None = None) -> None:
+    def attach(self, peer: Peer, seat: int | None, since: int | None = None) -> None:
         """Add a member and bring it up to date: missed updates, or a snapshot."""
-        self.members[client] = seat
-        client.rooms[self.room.id] = self
+        self.members[peer] = seat
+        peer.memberships[self.room.id] = self
         oldest = self.history[0].version if self.history else self.room.version + 1
         if since is not None and oldest - 1 <= since <= self.room.version:
             for step in self.history:
                 if step.version > since:
                     current = step.version == self.room.version
                     frame = encode(self._update(step, seat, current))
-                    client.deliver(self.room.id, step.version, frame)
+                    peer.deliver(self.room.id, step.version, frame)
         else:
-            frame = encode(self.snapshot(seat, client.player_id))
-            client.deliver(self.room.id, self.room.version, frame, snapshot=True)
+            frame = encode(self.snapshot(seat, peer.player_id))
+            peer.deliver(self.room.id, self.room.version, frame, snapshot=True)
 
-    def detach(self, client: Peer) -> None:
-        self.members.pop(client, None)
-        client.left(self.room.id)
+    def detach(self, peer: Peer) -> None:
+        self.members.pop(peer, None)
+        peer.left(self.room.id)
 
-    # -- commands (run inside the actor via ``call``) -----------------------------------
-
-    async def take_seat(self, client: Peer, seat: int) -> None:
-        await self.commit(self.room.check_take_seat(client.player_id, seat))
-        self.attach(client, seat)
-
-    async def watch(self, client: Peer) -> None:
-        seat = self.room.seat_of(client.player_id)
-        self.attach(client, seat)
-
-    async def resume(self, client: Peer, since: int) -> None:
-        seat = self.room.seat_of(client.player_id)
-        if seat is None and self.room.private:
-            raise RoomError("not_a_member", "resume a private room only where you have a seat")
-        self.attach(client, seat, since)
-        if seat is not None and self.room.seats[seat].away:
-            await self.commit({"t": "away", "seat": seat, "away": False})
-
-    async def rejoin(self, client: Peer, since: int) -> None:
-        """A member whose room moved to this node (it was a member before, so no invite)."""
-        self.attach(client, self.room.seat_of(client.player_id), since)
-
-    async def leave(self, client: Peer) -> None:
-        room = self.room
-        if room.seat_of(client.player_id) is None:
-            self.detach(client)
+    def _member(self, peer: Peer) -> None:
+        """``peer`` must follow this room; one whose room just moved here (its re-attachment
+        still on its way) is re-attached now, from the last version it saw."""
+        if peer in self.members:
             return
-        await self.commit(room.check_leave(client.player_id))
-        self.detach(client)
-        if room.status == OPEN and all(s.player is None for s in room.seats):
-            await self.commit({"t": "closed"})
-
-    async def add_cpu(self, client: Peer, seat: int) -> None:
-        await self.commit(self.room.check_add_cpu(client.player_id, seat))
-
-    async def remove(self, client: Peer, seat: int) -> None:
-        removed = self.room.seats[seat].player
-        await self.commit(self.room.check_remove(client.player_id, seat))
-        if removed is not None:
-            self._unseat(removed, seat)
+        since = peer.following(self.key)
+        if since is None:
+            raise RoomError("not_a_member", f"join, watch or resume room {self.key!r} first")
+        self.attach(peer, self.room.seat_of(peer.player_id), since)
 
     def _unseat(self, player: str, seat: int) -> None:
         """``player`` lost ``seat``: its connections go on as spectators, seeing no hand."""
@@ -254,47 +267,72 @@ class RoomActor(Actor):
                 frame = encode(self.snapshot(None, member.player_id))
                 member.deliver(self.room.id, self.room.version, frame, snapshot=True)
 
-    async def ready(self, client: Peer, ready: bool) -> None:
-        await self.commit(self.room.check_ready(client.player_id, ready))
+    # -- commands (run inside the actor via ``call``) -----------------------------------
 
-    async def act(self, client: Peer, text: str, version: int | None, started: float) -> None:
-        room = self.room
-        entry = room.check_act(client.player_id, text, version)
-        seat = room.seats[entry["seat"]]
-        if seat.away:
-            await self.commit({"t": "away", "seat": entry["seat"], "away": False})
-        await self.commit(entry, started)
+    async def take_seat(self, peer: Peer, seat: int) -> None:
+        await self.commit_all(self.room.take_seat(peer.player_id, seat))
+        self.attach(peer, seat)
 
-    async def begin(self) -> None:
-        """Start a table whose seats were filled when it was made (tournaments)."""
-        start = self.room.start_entry()
-        if start is not None:
-            await self.commit(start)
+    async def watch(self, peer: Peer) -> None:
+        self.attach(peer, self.room.seat_of(peer.player_id))
 
-    async def replace_with_cpu(self, player: str) -> None:
-        """A CPU takes the seat of a player who left (a tournament); it keeps playing."""
-        seat = self.room.seat_of(player)
-        if seat is not None:
-            await self.commit({"t": "seat", "seat": seat, "player": None, "cpu": True})
-            self._unseat(player, seat)
+    async def resume(self, peer: Peer, since: int) -> None:
+        seat = self.room.seat_of(peer.player_id)
+        if seat is None and self.room.private:
+            raise RoomError("not_a_member", "resume a private room only where you have a seat")
+        self.attach(peer, seat, since)
+        await self.commit_all(self.room.resume(peer.player_id))
 
-    async def back(self, client: Peer) -> None:
-        seat = self.room.seat_of(client.player_id)
-        if seat is None:
-            raise RoomError("not_seated", "you have no seat in this room")
-        if self.room.seats[seat].away:
-            await self.commit({"t": "away", "seat": seat, "away": False})
+    async def rejoin(self, peer: Peer, since: int) -> None:
+        """A member whose room moved to this node (it was a member before, so no invite)."""
+        if peer not in self.members:
+            self.attach(peer, self.room.seat_of(peer.player_id), since)
 
-    async def chat(self, client: Peer, text: str) -> None:
-        if client not in self.members:
-            raise RoomError("not_a_member", "join or watch the room before chatting")
+    async def leave(self, peer: Peer) -> None:
+        if self.room.seat_of(peer.player_id) is not None:
+            await self.commit_all(self.room.leave(peer.player_id))
+        self.detach(peer)
+
+    async def add_cpu(self, peer: Peer, seat: int) -> None:
+        await self.commit_all(self.room.add_cpu(peer.player_id, seat))
+
+    async def remove(self, peer: Peer, seat: int) -> None:
+        removed = self.room.seats[seat].player
+        await self.commit_all(self.room.remove(peer.player_id, seat))
+        if removed is not None:
+            self._unseat(removed, seat)
+
+    async def ready(self, peer: Peer, ready: bool) -> None:
+        await self.commit_all(self.room.ready(peer.player_id, ready))
+
+    async def act(self, peer: Peer, text: str, version: int | None, started: float) -> None:
+        self._member(peer)
+        await self.commit_all(self.room.act(peer.player_id, text, version), started)
+
+    async def back(self, peer: Peer) -> None:
+        self._member(peer)
+        await self.commit_all(self.room.back(peer.player_id))
+
+    async def chat(self, peer: Peer, text: str) -> None:
+        self._member(peer)
         message = {
             "type": "chat",
             "room_id": self.room.id,
-            "player_id": client.player_id,
-            "nickname": client.nickname,
+            "player_id": peer.player_id,
+            "nickname": peer.nickname,
             "text": text,
-            "at": self.s.clock.wall(),
+            "at": self.clock.wall(),
         }
         for member in list(self.members):
             member.send(message)
+
+    async def begin(self) -> None:
+        """Start a table whose seats were filled when it was made (tournaments)."""
+        await self.commit_all([])
+
+    async def on_message(self, message: Message) -> None:
+        if isinstance(message, ReplaceWithCpu):
+            seat = self.room.seat_of(message.player)
+            await self.commit_all(self.room.replace_with_cpu(message.player))
+            if seat is not None:
+                self._unseat(message.player, seat)

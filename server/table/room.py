@@ -1,26 +1,50 @@
-"""A room's state as a fold over its durable log: seating, readiness, the match, away seats.
+"""A room as a pure state machine folded from its durable log.
 
-Pure (no I/O, no clock): :meth:`Room.check` validates a command and returns the log entry
-it would write, or raises :class:`RoomError`; :meth:`Room.apply` folds an entry in and
-returns the engine events it caused.  Live play and replay after a restart both go
-through ``apply``, so they cannot disagree.
+Pure (no I/O, no clock).  Every rule of the room lives here: who may sit, ready, act or
+leave; when the match starts; when a seat is marked away and back; when the room closes.
+A *transition* (``take_seat``, ``act``, ``expire``, ...) validates a command against the
+state and returns the entries it writes, or raises :class:`RoomError`; :meth:`Room.apply`
+folds one entry in and returns the engine events it caused; :meth:`Room.follow_up` is what
+the room does by itself once an entry is in (the start).  Live play and replay after a
+restart both go through ``apply``, so they cannot disagree.
 
-Entries: ``created``, ``seat`` (a player, a CPU, or nobody takes a seat), ``ready``,
-``start``, ``act`` (by ``player``, ``timeout`` or ``cpu``), ``away``, ``closed``.
+Transitions, in one table (command: entries written | refusals)::
+
+    take_seat(p, s)   Seated(s, p)                | room_started already_seated seat_taken
+    leave(p)          Seated(s, None) [+ Closed]  | not_seated match_running
+                      (Closed when it leaves an open room with no player seated)
+    add_cpu(p, s)     Seated(s, cpu)              | not_owner room_started seat_taken
+    remove(p, s)      Seated(s, None)             | not_owner room_started seat_empty
+                                                    cannot_remove_self
+    ready(p, r)       Readied(s, r)               | room_started not_seated
+    act(p, a, v)      [Away(s, False) +] Acted(s, a, player)
+                                                  | not_playing not_seated stale_version
+                                                    bad_notation + the engine's refusals
+    back(p)           Away(s, False) if away      | not_seated
+    resume(p)         Away(s, False) if seated and away
+    expire(policy)    Acted(turn, cpu|timeout) [+ Away(turn, True) after `away_after`
+                      timeouts in a row]
+    replace_with_cpu(p)  Seated(s, cpu) if seated
+    follow_up()       Started once every seat is filled and every player ready
 """
 
 from __future__ import annotations
 
 import functools
+import random
 from dataclasses import dataclass, field
 from typing import Any
 
 from engine import Action, KlaverjasError, Match, Rules
 from engine.events import Event
+from engine.policies.base import Policy
+from engine.views import view
 
 from ..errors import Refused
+from .entries import Acted, Away, Closed, Created, Entry, Readied, Seated, Started
 
 OPEN, PLAYING, FINISHED, CLOSED = "open", "playing", "finished", "closed"
+LIVE = frozenset({OPEN, PLAYING})  # a room that still has something to do
 
 
 class RoomError(Refused):
@@ -61,6 +85,7 @@ class Room:
     invite_code: str | None
     seed: int
     tournament: str | None = None
+    away_after: int = 2  # timeouts in a row that mark a seat away (a setting, not logged)
     status: str = OPEN
     seats: list[Seat] = field(default_factory=lambda: [Seat() for _ in range(4)])
     match: Match | None = None
@@ -68,49 +93,27 @@ class Room:
 
     # -- construction ----------------------------------------------------------------
 
-    @staticmethod
-    def created_entry(
-        owner: str, name: str, rules: Rules, move_seconds: int, private: bool,
-        invite_code: str | None, seed: int, tournament: str | None = None,
-        seats: list[str] | None = None,
-    ) -> dict[str, Any]:  # fmt: skip
-        """The first entry; a tournament table names its tournament and its seated entrants
-        (player ids, or ``cpu:...``), who count as ready."""
-        entry = {
-            "t": "created", "owner": owner, "name": name, "rules": rules.to_dict(),
-            "move_seconds": move_seconds, "private": private, "invite_code": invite_code,
-            "seed": seed,
-        }  # fmt: skip
-        if tournament is not None:
-            entry["tournament"], entry["seats"] = tournament, seats
-        return entry
-
     @classmethod
-    def from_log(cls, room_id: str, entries: list[dict[str, Any]]) -> Room:
+    def from_log(cls, room_id: str, entries: list[Entry], away_after: int = 2) -> Room:
         """Rebuild a room by replaying its whole log."""
         first = entries[0]
-        if first.get("t") != "created":
+        if not isinstance(first, Created):
             raise ValueError(f"room {room_id}: log does not start with 'created'")
         room = cls(
-            id=room_id,
-            owner=first["owner"],
-            name=first["name"],
-            rules=Rules.from_dict(first["rules"]),
-            move_seconds=first["move_seconds"],
-            private=first["private"],
-            invite_code=first["invite_code"],
-            seed=first["seed"],
-            tournament=first.get("tournament"),
-            version=1,
-        )
-        for index, entrant in enumerate(first.get("seats") or []):
-            cpu = entrant.startswith("cpu:")
-            room.seats[index] = Seat(player=None if cpu else entrant, cpu=cpu, ready=True)
+            room_id, first.owner, first.name, first.rules, first.move_seconds, first.private,
+            first.invite_code, first.seed, first.tournament, away_after, version=1,
+        )  # fmt: skip
+        for index, player in enumerate(first.seats or ()):
+            room.seats[index] = Seat(player=player, cpu=player is None, ready=True)
         for entry in entries[1:]:
             room.apply(entry)
         return room
 
     # -- queries ---------------------------------------------------------------------
+
+    @property
+    def live(self) -> bool:
+        return self.status in LIVE
 
     def seat_of(self, player: str) -> int | None:
         for index, seat in enumerate(self.seats):
@@ -123,6 +126,11 @@ class Room:
         if self.status != PLAYING or self.match is None:
             return None
         return self.match.turn
+
+    def waiting_on(self) -> tuple[int, bool] | None:
+        """The seat whose decision is due, and whether the server takes it (CPU, away)."""
+        turn = self.turn
+        return None if turn is None else (turn, self.seats[turn].automatic)
 
     def summary(self, nicknames: dict[str, str]) -> dict[str, Any]:
         """What the lobby and the room's members see of the room (never any cards)."""
@@ -148,52 +156,47 @@ class Room:
             "totals": list(self.match.totals) if self.match else [0, 0],
         }
 
-    # -- validation: command -> entry --------------------------------------------------
+    # -- transitions: command -> entries ---------------------------------------------
 
-    def _open(self) -> None:
-        if self.status != OPEN:
-            raise RoomError("room_started", f"the room is {self.status}; seats are fixed")
-
-    def check_take_seat(self, player: str, seat: int) -> dict[str, Any]:
+    def take_seat(self, player: str, seat: int) -> list[Entry]:
         self._open()
         if self.seat_of(player) is not None:
             raise RoomError("already_seated", "you already have a seat in this room")
         if not self.seats[seat].empty:
             raise RoomError("seat_taken", f"seat {seat} is taken")
-        return {"t": "seat", "seat": seat, "player": player, "cpu": False}
+        return [Seated(seat, player)]
 
-    def check_leave(self, player: str) -> dict[str, Any]:
-        seat = self.seat_of(player)
-        if seat is None:
-            raise RoomError("not_seated", "you have no seat in this room")
+    def leave(self, player: str) -> list[Entry]:
+        seat = self._seated(player)
         if self.status == PLAYING:
             raise RoomError("match_running", "the match is running; your seat stays yours")
-        return {"t": "seat", "seat": seat, "player": None, "cpu": False}
+        entries: list[Entry] = [Seated(seat, None)]
+        others = (s for i, s in enumerate(self.seats) if i != seat)
+        if self.status == OPEN and all(s.player is None for s in others):
+            entries.append(Closed())
+        return entries
 
-    def check_add_cpu(self, player: str, seat: int) -> dict[str, Any]:
+    def add_cpu(self, player: str, seat: int) -> list[Entry]:
         self._owner(player)
         self._open()
         if not self.seats[seat].empty:
             raise RoomError("seat_taken", f"seat {seat} is taken")
-        return {"t": "seat", "seat": seat, "player": None, "cpu": True}
+        return [Seated(seat, None, cpu=True)]
 
-    def check_remove(self, player: str, seat: int) -> dict[str, Any]:
+    def remove(self, player: str, seat: int) -> list[Entry]:
         self._owner(player)
         self._open()
         if self.seats[seat].empty:
             raise RoomError("seat_empty", f"seat {seat} is empty")
         if self.seats[seat].player == player:
             raise RoomError("cannot_remove_self", "leave the room instead of removing yourself")
-        return {"t": "seat", "seat": seat, "player": None, "cpu": False}
+        return [Seated(seat, None)]
 
-    def check_ready(self, player: str, ready: bool) -> dict[str, Any]:
+    def ready(self, player: str, ready: bool) -> list[Entry]:
         self._open()
-        seat = self.seat_of(player)
-        if seat is None:
-            raise RoomError("not_seated", "you have no seat in this room")
-        return {"t": "ready", "seat": seat, "ready": ready}
+        return [Readied(self._seated(player), ready)]
 
-    def check_act(self, player: str, text: str, version: int | None) -> dict[str, Any]:
+    def act(self, player: str, text: str, version: int | None) -> list[Entry]:
         if self.status != PLAYING or self.match is None:
             raise RoomError("not_playing", f"no match is being played (the room is {self.status})")
         seat = self.seat_of(player)
@@ -205,63 +208,99 @@ class Room:
             )
         try:
             action = Action.parse(text)
-        except KlaverjasError as err:
-            raise RoomError(err.code, str(err)) from None
-        self._validate(seat, action)
-        return {"t": "act", "seat": seat, "action": str(action), "by": "player"}
-
-    def _validate(self, seat: int, action: Action) -> None:
-        assert self.match is not None
-        try:
             self.match.check(seat, action)
         except KlaverjasError as err:
             raise RoomError(err.code, str(err)) from None
+        entries: list[Entry] = [Away(seat, False)] if self.seats[seat].away else []
+        entries.append(Acted(seat, str(action), "player"))
+        return entries
+
+    def back(self, player: str) -> list[Entry]:
+        seat = self._seated(player)
+        return [Away(seat, False)] if self.seats[seat].away else []
+
+    def resume(self, player: str) -> list[Entry]:
+        """A seated player came back to the table: no longer away."""
+        seat = self.seat_of(player)
+        return [Away(seat, False)] if seat is not None and self.seats[seat].away else []
+
+    def expire(self, policy: Policy) -> list[Entry]:
+        """The decision now due ran out of time (or was a CPU's): ``policy`` decides it,
+        seeded from the room's seed and version, so a replay decides the same."""
+        turn = self.turn
+        if turn is None or self.match is None:
+            return []
+        seat = self.seats[turn]
+        rng = random.Random(f"{self.seed}/{self.version}")
+        action = policy.act(view(self.match, turn), rng)
+        if seat.automatic:
+            return [Acted(turn, str(action), "cpu")]
+        entries: list[Entry] = [Acted(turn, str(action), "timeout")]
+        if seat.timeouts + 1 >= self.away_after:
+            entries.append(Away(turn, True))
+        return entries
+
+    def replace_with_cpu(self, player: str) -> list[Entry]:
+        """A player abandoned its tournament: a CPU plays its seat to the end."""
+        seat = self.seat_of(player)
+        return [] if seat is None else [Seated(seat, None, cpu=True)]
+
+    def follow_up(self) -> Entry | None:
+        """What the room does by itself now: start once every seat is filled and every
+        player is ready."""
+        if self.status == OPEN and all(not s.empty and (s.cpu or s.ready) for s in self.seats):
+            return Started()
+        return None
+
+    def _open(self) -> None:
+        if self.status != OPEN:
+            raise RoomError("room_started", f"the room is {self.status}; seats are fixed")
+
+    def _seated(self, player: str) -> int:
+        seat = self.seat_of(player)
+        if seat is None:
+            raise RoomError("not_seated", "you have no seat in this room")
+        return seat
 
     def _owner(self, player: str) -> None:
         if player != self.owner:
             raise RoomError("not_owner", "only the room's owner may do that")
 
-    def start_entry(self) -> dict[str, Any] | None:
-        """The ``start`` entry once four seats are filled and every human is ready."""
-        if self.status == OPEN and all(not s.empty and (s.cpu or s.ready) for s in self.seats):
-            return {"t": "start"}
-        return None
-
     # -- the fold --------------------------------------------------------------------
 
-    def apply(self, entry: dict[str, Any]) -> list[Event]:
+    def apply(self, entry: Entry) -> list[Event]:
         """Fold one log entry into the room; the engine events it caused."""
         self.version += 1
-        kind = entry["t"]
         events: list[Event] = []
-        if kind == "seat":
-            self.seats[entry["seat"]] = Seat(player=entry["player"], cpu=entry["cpu"])
-            if entry["player"] is None and not entry["cpu"]:
-                for s in self.seats:  # a seat changed: everyone confirms again
-                    s.ready = False
-        elif kind == "ready":
-            self.seats[entry["seat"]].ready = entry["ready"]
-        elif kind == "start":
-            self.status = PLAYING
-            self.match = Match(self.rules, self.seed)
-            events.append(self.match.start_event())
-        elif kind == "act":
-            assert self.match is not None
-            seat = self.seats[entry["seat"]]
-            events = self.match.apply(entry["seat"], Action.parse(entry["action"]))
-            if entry["by"] == "player":
-                seat.timeouts = 0
-            elif entry["by"] == "timeout":
-                seat.timeouts += 1
-            if self.match.over:
-                self.status = FINISHED
-        elif kind == "away":
-            seat = self.seats[entry["seat"]]
-            seat.away = entry["away"]
-            if not seat.away:
-                seat.timeouts = 0
-        elif kind == "closed":
-            self.status = CLOSED
-        else:
-            raise ValueError(f"unknown log entry {kind!r}")
+        match entry:
+            case Acted(seat=index, action=action, by=by):
+                assert self.match is not None
+                seat = self.seats[index]
+                events = self.match.apply(index, Action.parse(action))
+                if by == "player":
+                    seat.timeouts = 0
+                elif by == "timeout":
+                    seat.timeouts += 1
+                if self.match.over:
+                    self.status = FINISHED
+            case Seated(seat=index, player=player, cpu=cpu):
+                self.seats[index] = Seat(player=player, cpu=cpu)
+                if player is None and not cpu:
+                    for s in self.seats:  # a seat emptied: everyone confirms again
+                        s.ready = False
+            case Readied(seat=index, ready=ready):
+                self.seats[index].ready = ready
+            case Started():
+                self.status = PLAYING
+                self.match = Match(self.rules, self.seed)
+                events.append(self.match.start_event())
+            case Away(seat=index, away=away):
+                seat = self.seats[index]
+                seat.away = away
+                if not away:
+                    seat.timeouts = 0
+            case Closed():
+                self.status = CLOSED
+            case _:
+                raise ValueError(f"unexpected log entry {entry!r}")
         return events

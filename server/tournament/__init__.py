@@ -1,6 +1,2 @@
-"""Tournaments: a pure state machine (:mod:`.state`) driven by an actor (:mod:`.actor`)."""
-
-from .actor import TournamentActor
-from .state import FORMATS, Tournament, TournamentError
-
-__all__ = ["FORMATS", "Tournament", "TournamentActor", "TournamentError"]
+"""Tournaments: a pure state machine (:mod:`.state`, :mod:`.entries`) driven by an actor
+(:mod:`.actor`); :mod:`.tournaments` schedules and loads them."""

@@ -1,33 +1,57 @@
 """One task per tournament: the only writer of its state.
 
-It wakes at the start time, seats each round in rooms of its own, hears when those rooms
-finish, advances the winners, and tells its players and watchers every change.  All of it
-goes through the durable log first, so a restart resumes a tournament where it stood.
+The actor commits and sends; the :class:`~server.tournament.state.Tournament` decides.  It
+wakes at the start time, opens a room for every table of a round, hears (as messages) how
+those tables go, and tells its players and watchers every change.  All of it goes through
+the durable log first, so a restart resumes a tournament where it stood.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
+
+from engine import Match, preset
 
 from ..actor import Actor
-from ..connection import encode
+from ..events import TournamentChanged
 from ..logs import log
-from .state import CANCELLED, FINISHED, RUNNING, SCHEDULED, Tournament, TournamentError
+from ..messages import Message, ReplaceWithCpu, TableFinished, TableProgress
+from ..peer import encode
+from ..router import ROOM, TOURNAMENT, Ref
+from .entries import Entry
+from .state import SCHEDULED, Tournament, TournamentError
 
 if TYPE_CHECKING:
-    from ..app import Services
-    from ..connection import Peer
+    from ..peer import Peer
+    from ..ports import Ports
 
-PERIODS = {"hourly": 3600.0, "daily": 86400.0}
+
+class Tables(Protocol):
+    """Where a tournament's tables are played (the room kind)."""
+
+    async def open_table(
+        self, tournament: str, name: str, rules: Any, move_seconds: int, seats: list[str | None]
+    ) -> str: ...
+
+
+class Series(Protocol):
+    """Tournaments that follow one another (the tournament kind)."""
+
+    async def schedule_next(self, t: Tournament, start_at: float) -> None: ...
+
+    async def ensure_open_quick(self) -> None: ...
 
 
 class TournamentActor(Actor):
+    kind = TOURNAMENT
     closed_code = "tournament_closed"
 
-    def __init__(self, tournament: Tournament, services: Services) -> None:
-        super().__init__(services.clock, f"tournament {tournament.id}", log.bind(tid=tournament.id))
+    def __init__(self, tournament: Tournament, ports: Ports, tables: Tables, series: Series):
+        super().__init__(ports.clock, f"tournament {tournament.id}", log.bind(tid=tournament.id))
         self.t = tournament
-        self.s = services
+        self.ports = ports
+        self.tables = tables
+        self.series = series
         self.watchers: set[Peer] = set()
 
     @property
@@ -39,11 +63,11 @@ class TournamentActor(Actor):
         super().start()
 
     def finished(self) -> bool:
-        return self.t.status in (FINISHED, CANCELLED)
+        return not self.t.live
 
     def on_exit(self) -> None:
-        if self.finished():
-            self.s.retire_tournament(self)
+        for watcher in list(self.watchers):
+            watcher.memberships.pop(self.key, None)
 
     def on_failure(self) -> None:
         self.deadline = self.clock.now() + 1.0
@@ -61,102 +85,110 @@ class TournamentActor(Actor):
 
     # -- committing ----------------------------------------------------------------------
 
-    async def commit(self, entry: dict[str, Any]) -> None:
-        """Durable first, then folded in, then told to everyone concerned."""
-        version = self.t.version + 1
-        await self.s.store_append(self, version, entry)
-        status = self.t.status
-        self.t.apply(entry)
-        if status != self.t.status:
-            await self.s.store.set_tournament_status(self.t.id, self.t.status)
-            self.log.info("tournament_status", status=self.t.status)
-        self._schedule()
-        self.publish()
+    async def commit_all(self, entries: list[Entry]) -> None:
+        for entry in entries:
+            await self.commit(entry)
 
-    def publish(self) -> None:
+    async def commit(self, entry: Entry) -> None:
+        """Durable first, then folded in, then told to everyone concerned."""
+        t = self.t
+        await self.ports.journal.append(t.id, t.version + 1, entry.to_dict(), self.epoch)
+        status = t.status
+        t.apply(entry)
+        if status != t.status:
+            await self.ports.journal.set_tournament_status(t.id, t.status)
+            self.log.info("tournament_status", status=t.status)
+        self._schedule()
+        await self.publish()
+
+    async def publish(self) -> None:
         summary = self.summary()
-        self.s.tournament_changed(summary)
+        players = frozenset({*self.t.registered, *self.t.left})
+        await self.ports.events.publish(TournamentChanged(summary, players))
         frame = encode({"type": "tournament", "tournament": summary})
-        players = {*self.t.registered, *self.t.left}
-        self.s.to_players(players, frame)
-        for client in self.watchers:
-            if client.player_id not in players:
-                client.send_text(frame)
+        for peer in self.watchers:
+            if peer.player_id not in players:
+                peer.send_text(frame)
 
     def summary(self) -> dict[str, Any]:
-        return self.t.summary(self.s.nicknames)
+        return self.t.summary(self.ports.names)  # type: ignore[arg-type]
+
+    async def relist(self) -> None:
+        """Listed in the lobby (its players hear of changes, not of a listing)."""
+        await self.ports.events.publish(TournamentChanged(self.summary(), frozenset()))
 
     async def _advance(self) -> None:
         """Take every step now due: the start (or cancellation), rooms, next rounds."""
         t = self.t
-        start = t.start_entry(self.clock.wall())
-        if start is not None:
-            await self.commit(start)
-        if t.repeat and t.status != SCHEDULED:
-            await self.s.schedule_next(t, t.start_at + PERIODS[t.repeat])
-        while t.status == RUNNING:
-            for index, table in enumerate(t.current):
-                if table.room_id is None:
-                    room_id = await self.s.open_tournament_room(t, index)
-                    await self.commit({"t": "table_room", "table": index, "room_id": room_id})
-            step = t.next_entry()
-            if step is None:
+        await self.commit_all(t.start(self.clock.wall()))
+        if (start_at := t.next_start()) is not None:
+            await self.series.schedule_next(t, start_at)
+        while t.live:
+            for index in t.unhosted():
+                room_id = await self._open_room(index)
+                await self.commit_all(t.table_room(index, room_id))
+            step = t.advance()
+            if not step:
                 return
-            await self.commit(step)
-        if t.status == FINISHED and t.start_when_full:
-            await self.s.ensure_open_quick()
+            await self.commit_all(step)
+        if t.start_when_full:
+            await self.series.ensure_open_quick()
+
+    async def _open_room(self, index: int) -> str:
+        t, spec = self.t, self.t.spec
+        name = f"{spec.name} round {len(t.rounds)} table {index + 1}"
+        rules = preset(spec.preset)
+        return await self.tables.open_table(
+            t.id, name, rules, spec.move_seconds, t.current[index].players
+        )
 
     # -- commands (run inside the actor via ``call``) -----------------------------------
 
-    async def register(self, client: Peer) -> None:
-        await self.commit(self.t.check_register(client.player_id))
+    async def register(self, peer: Peer) -> None:
+        await self.commit_all(self.t.register(peer.player_id))
         if self.t.start_when_full:
             await self._advance()
 
-    async def unregister(self, client: Peer) -> None:
-        await self.commit(self.t.check_unregister(client.player_id))
+    async def unregister(self, peer: Peer) -> None:
+        await self.commit_all(self.t.unregister(peer.player_id))
 
-    async def leave(self, client: Peer) -> None:
-        entry = self.t.check_leave(client.player_id)
-        if entry["t"] == "unregistered":
-            await self.commit(entry)
-            return
-        table = self.t.table_of(client.player_id)
-        await self.commit(entry)
-        if table is not None and table.room_id is not None and table.winner is None:
-            await self.s.replace_with_cpu(table.room_id, client.player_id)
+    async def leave(self, peer: Peer) -> None:
+        room_id = self.t.playing_at(peer.player_id)
+        entries = self.t.leave(peer.player_id)
+        await self.commit_all(entries)
+        if room_id is not None and self.t.status != SCHEDULED:
+            await self.ports.router.tell(Ref(ROOM, room_id), ReplaceWithCpu(peer.player_id))
 
-    async def watch(self, client: Peer) -> None:
-        self.watchers.add(client)
-        client.tournaments[self.t.id] = self
-        client.send({"type": "tournament", "tournament": self.summary()})
+    async def watch(self, peer: Peer) -> None:
+        self.watchers.add(peer)
+        peer.memberships[self.t.id] = self
+        peer.send({"type": "tournament", "tournament": self.summary()})
 
-    def unwatch(self, client: Peer) -> None:
-        self.watchers.discard(client)
-        client.tournaments.pop(self.t.id, None)
+    def detach(self, peer: Peer) -> None:
+        self.watchers.discard(peer)
+        peer.left(self.t.id)
 
-    async def table_finished(self, room_id: str, winner: int, totals: list[int]) -> None:
-        for index, table in enumerate(self.t.current):
-            if table.room_id == room_id and table.winner is None:
-                entry = {"t": "table_finished", "table": index, "winner": winner, "totals": totals}
-                await self.commit(entry)
+    async def on_message(self, message: Message) -> None:
+        if isinstance(message, TableFinished):
+            entries = self.t.table_finished(message.room_id, message.winner, message.totals)
+            if entries:
+                await self.commit_all(entries)
                 await self._advance()
-                return
-
-    async def table_progress(self, room_id: str, totals: list[int]) -> None:
-        """Live scores of a running table (not durable: the room's log has them)."""
-        for table in self.t.current:
-            if table.room_id == room_id and table.winner is None:
-                table.totals = list(totals)
-                self.publish()
+        elif isinstance(message, TableProgress) and self.t.progress(
+            message.room_id, message.totals
+        ):
+            await self.publish()
 
     async def resume(self) -> None:
-        """After a restart: rooms that finished while the log did not hear of it."""
-        for table in self.t.current if self.t.status == RUNNING else []:
+        """After a restart: tables whose rooms finished while the log did not hear of it."""
+        for table in list(self.t.current):
             if table.room_id is not None and table.winner is None:
-                result = await self.s.finished_room_result(table.room_id)
-                if result is not None:
-                    await self.table_finished(table.room_id, *result)
+                record = await self.ports.journal.record(table.room_id)
+                if record is not None:
+                    match = Match.from_record(record)
+                    if match.winner is not None:
+                        totals = (match.totals[0], match.totals[1])
+                        await self.on_message(TableFinished(table.room_id, match.winner, totals))
         await self._advance()
 
 

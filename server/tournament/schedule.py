@@ -8,23 +8,20 @@ from datetime import UTC, datetime
 
 from ..ids import new_id
 from ..store.base import Store, TournamentRow
-from .state import SCHEDULED, Tournament, TournamentError
-
-REPEATS = ("hourly", "daily")
+from .entries import Created
+from .state import SCHEDULED, Tournament
 
 
 async def new_tournament(
     store: Store, fmt: str, start_at: float, fill_with_cpu: bool, start_when_full: bool,
     repeat: str | None, now: float, tid: str | None = None,
-) -> tuple[str, dict]:  # fmt: skip
+) -> tuple[str, Created]:  # fmt: skip
     """Store a new tournament; its id and first log entry."""
-    if repeat is not None and repeat not in REPEATS:
-        raise TournamentError("bad_repeat", f"repeat must be hourly or daily, not {repeat!r}")
-    first = Tournament.created_entry(
+    first = Tournament.created(
         fmt, start_at, fill_with_cpu, start_when_full, repeat, secrets.randbits(62)
     )
     tid = tid or new_id("t")
-    await store.add_tournament(TournamentRow(tid, fmt, SCHEDULED, start_at, now), first)
+    await store.add_tournament(TournamentRow(tid, fmt, SCHEDULED, start_at, now), first.to_dict())
     return tid, first
 
 

@@ -4,16 +4,27 @@ Formats: ``classic`` (16 players; round 1 on four tables, round 2 on two, the fi
 and ``quick`` (8 players; round 1 on two tables, then the final).  Every table plays the
 tournament preset (Amsterdam, the dealer names trump, to 1001, 30 s a move).
 
-Entrants are player ids, or ``cpu:N`` for a CPU that fills an empty place or takes over
-from a player who left.  A table's team ``t`` is its seats ``t`` and ``t + 2``; the
-winning team's two entrants advance.  Before each later round the advancing entrants are
-shuffled into new teams whose partners differ from their last partners whenever that is
-possible.  Seating is drawn from the tournament's recorded seed, so a replay of the log
+Entrants are player ids, or CPU entrants (:func:`cpu_entrant`) that fill empty places or
+take over from players who left.  A table's team ``t`` is its seats ``t`` and ``t + 2``;
+the winning team's two entrants advance.  Before each later round the advancing entrants
+are shuffled into new teams whose partners differ from their last partners whenever that
+is possible.  Seating is drawn from the tournament's recorded seed, so a replay of the log
 gives the same tables.
 
-Entries: ``created``, ``registered``, ``unregistered``, ``cancelled``, ``round`` (the
-seating of a round), ``table_room`` (the room that hosts a table), ``table_finished``,
-``left`` (a player abandoned), ``finished``.
+Transitions, in one table (command: entries written | refusals)::
+
+    register(p)      Registered(p)       | abandoned registration_closed already_registered
+                                           tournament_full
+    unregister(p)    Unregistered(p)     | not_registered registration_closed
+    leave(p)         Unregistered(p) before the start; Left(p, cpu) while running
+                                         | not_registered not_playing
+    start(now)       Round(1) when due (full, or the start time) and enough players (or
+                     CPUs to fill); Cancelled when due without them; else nothing
+    table_room(i, r) TableRoom(i, r)
+    table_finished(room, winner, totals)
+                     TableFinished(i, ...) for a current table still playing; else nothing
+    advance()        Round(n + 1) with new partners once every table is done; Finished
+                     after the last round; else nothing
 """
 
 from __future__ import annotations
@@ -23,19 +34,53 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import Refused
+from .entries import (
+    Cancelled,
+    Created,
+    Entry,
+    Finished,
+    Left,
+    Registered,
+    Round,
+    TableFinished,
+    TableRoom,
+    Unregistered,
+)
 
 SCHEDULED, RUNNING, FINISHED, CANCELLED = "scheduled", "running", "finished", "cancelled"
-FORMATS = {"classic": (16, 3), "quick": (8, 2)}  # players, rounds
-MOVE_SECONDS = 30
-TARGET = 1001
+LIVE = frozenset({SCHEDULED, RUNNING})  # a tournament that still has something to do
+REPEATS = {"hourly": 3600.0, "daily": 86400.0}  # seconds between tournaments of a series
+
+
+@dataclass(frozen=True, slots=True)
+class Format:
+    name: str
+    players: int
+    rounds: int
+    preset: str = "tournament"  # the rule preset of every table (to 1001)
+    move_seconds: int = 30
+
+    @property
+    def tables(self) -> list[int]:
+        """Tables in each round: a quarter of the players, halved every round."""
+        return [self.players // 4 >> r for r in range(self.rounds)]
+
+
+FORMATS = {f.name: f for f in (Format("classic", 16, 3), Format("quick", 8, 2))}
+_CPU = "cpu:"  # a CPU entrant's id starts with this (in the log; see cpu_entrant)
 
 
 class TournamentError(Refused):
     """A tournament command refused by its rules."""
 
 
+def cpu_entrant(number: int) -> str:
+    """The id of the ``number``-th CPU entrant of a tournament."""
+    return f"{_CPU}{number}"
+
+
 def is_cpu(entrant: str) -> bool:
-    return entrant.startswith("cpu:")
+    return entrant.startswith(_CPU)
 
 
 @dataclass(slots=True)
@@ -47,6 +92,11 @@ class Table:
 
     def team(self, team: int) -> list[str]:
         return [self.seats[team], self.seats[team + 2]]
+
+    @property
+    def players(self) -> list[str | None]:
+        """The room's seats: player ids, None where a CPU plays."""
+        return [None if is_cpu(e) else e for e in self.seats]
 
 
 @dataclass(slots=True)
@@ -69,23 +119,24 @@ class Tournament:
     # -- construction ----------------------------------------------------------------
 
     @staticmethod
-    def created_entry(
+    def created(
         fmt: str, start_at: float, fill_with_cpu: bool, start_when_full: bool,
         repeat: str | None, seed: int,
-    ) -> dict[str, Any]:  # fmt: skip
+    ) -> Created:  # fmt: skip
         if fmt not in FORMATS:
             raise TournamentError("bad_format", f"format must be classic or quick, not {fmt!r}")
-        return {
-            "t": "created", "format": fmt, "start_at": start_at, "fill_with_cpu": fill_with_cpu,
-            "start_when_full": start_when_full, "repeat": repeat, "seed": seed,
-        }  # fmt: skip
+        if repeat is not None and repeat not in REPEATS:
+            raise TournamentError("bad_repeat", f"repeat must be hourly or daily, not {repeat!r}")
+        return Created(fmt, start_at, fill_with_cpu, start_when_full, repeat, seed)
 
     @classmethod
-    def from_log(cls, tournament_id: str, entries: list[dict[str, Any]]) -> Tournament:
+    def from_log(cls, tournament_id: str, entries: list[Entry]) -> Tournament:
         first = entries[0]
+        if not isinstance(first, Created):
+            raise ValueError(f"tournament {tournament_id}: log does not start with 'created'")
         t = cls(
-            tournament_id, first["format"], first["start_at"], first["fill_with_cpu"],
-            first["start_when_full"], first["repeat"], first["seed"], version=1,
+            tournament_id, first.format, first.start_at, first.fill_with_cpu,
+            first.start_when_full, first.repeat, first.seed, version=1,
         )  # fmt: skip
         for entry in entries[1:]:
             t.apply(entry)
@@ -94,12 +145,16 @@ class Tournament:
     # -- queries -------------------------------------------------------------------------
 
     @property
-    def size(self) -> int:
-        return FORMATS[self.format][0]
+    def spec(self) -> Format:
+        return FORMATS[self.format]
 
     @property
-    def round_count(self) -> int:
-        return FORMATS[self.format][1]
+    def size(self) -> int:
+        return self.spec.players
+
+    @property
+    def live(self) -> bool:
+        return self.status in LIVE
 
     @property
     def current(self) -> list[Table]:
@@ -114,8 +169,36 @@ class Tournament:
                 return table
         return None
 
+    def unhosted(self) -> list[int]:
+        """Tables of the running round that have no room yet."""
+        if self.status != RUNNING:
+            return []
+        return [i for i, table in enumerate(self.current) if table.room_id is None]
+
+    def playing_at(self, player: str) -> str | None:
+        """The room of the unfinished table where ``player`` sits, if any."""
+        table = self.table_of(player)
+        if table is None or table.winner is not None:
+            return None
+        return table.room_id
+
+    def next_start(self) -> float | None:
+        """When the next tournament of a repeating series starts, once this one began."""
+        if self.repeat is None or self.status == SCHEDULED:
+            return None
+        return self.start_at + REPEATS[self.repeat]
+
     def advancing(self) -> list[str]:
         return [e for t in self.current if t.winner is not None for e in t.team(t.winner)]
+
+    def entrants(self) -> list[str]:
+        """Everyone still in: at a table of the current round still playing, or through to
+        the next round (those knocked out are out, even while other tables play on)."""
+        if not self.rounds:
+            return list(self.registered)
+        return [
+            e for t in self.current for e in (t.seats if t.winner is None else t.team(t.winner))
+        ]
 
     def places(self) -> list[dict[str, Any]]:
         """Every entrant's final place: 1 the final's winners (Grand Prize), 2 its losers
@@ -155,6 +238,7 @@ class Tournament:
             "fill_with_cpu": self.fill_with_cpu,
             "repeat": self.repeat,
             "size": self.size,
+            "round_count": self.spec.rounds,
             "registered": [show(p) for p in self.registered],
             "rounds": [
                 [
@@ -173,9 +257,9 @@ class Tournament:
             "version": self.version,
         }
 
-    # -- validation ----------------------------------------------------------------------
+    # -- transitions: command -> entries -------------------------------------------------
 
-    def check_register(self, player: str) -> dict[str, Any]:
+    def register(self, player: str) -> list[Entry]:
         if player in self.left:
             raise TournamentError("abandoned", "you left this tournament and cannot rejoin it")
         if self.status != SCHEDULED:
@@ -184,65 +268,71 @@ class Tournament:
             raise TournamentError("already_registered", "you are already registered")
         if len(self.registered) >= self.size:
             raise TournamentError("tournament_full", "the tournament is full")
-        return {"t": "registered", "player": player}
+        return [Registered(player)]
 
-    def check_unregister(self, player: str) -> dict[str, Any]:
+    def unregister(self, player: str) -> list[Entry]:
         if player not in self.registered:
             raise TournamentError("not_registered", "you are not registered")
         if self.status != SCHEDULED:
             raise TournamentError("registration_closed", "the tournament has started: leave it")
-        return {"t": "unregistered", "player": player}
+        return [Unregistered(player)]
 
-    def check_leave(self, player: str) -> dict[str, Any]:
+    def leave(self, player: str) -> list[Entry]:
         if self.status == SCHEDULED:
-            return self.check_unregister(player)
+            return self.unregister(player)
         if self.status != RUNNING or player not in self.entrants():
             raise TournamentError("not_playing", "you are not playing in this tournament")
-        return {"t": "left", "player": player, "cpu": f"cpu:{len(self.replaced) + self.size}"}
+        return [Left(player, cpu_entrant(len(self.replaced) + self.size))]
 
-    def entrants(self) -> list[str]:
-        """Everyone still in: at a table of the current round or waiting for the next."""
-        if not self.rounds:
-            return list(self.registered)
-        if self.round_done():
-            return self.advancing()
-        return [e for t in self.current for e in t.seats]
-
-    def start_entry(self, now: float) -> dict[str, Any] | None:
+    def start(self, now: float) -> list[Entry]:
         """What happens at the start time (or when full): round 1, or the cancellation."""
         if self.status != SCHEDULED:
-            return None
+            return []
         full = len(self.registered) == self.size
         due = full if self.start_when_full else now >= self.start_at
         if not due:
-            return None
+            return []
         if not full and not self.fill_with_cpu:
-            return {
-                "t": "cancelled",
-                "reason": f"only {len(self.registered)} of {self.size} registered",
-            }
-        entrants = self.registered + [f"cpu:{i}" for i in range(self.size - len(self.registered))]
-        return {"t": "round", "number": 1, "tables": self._seat(entrants, 1, {})}
+            return [Cancelled(f"only {len(self.registered)} of {self.size} registered")]
+        missing = self.size - len(self.registered)
+        entrants = self.registered + [cpu_entrant(i) for i in range(missing)]
+        return [Round(1, self._seat(entrants, 1, {}))]
 
-    def next_entry(self) -> dict[str, Any] | None:
+    def table_room(self, index: int, room_id: str) -> list[Entry]:
+        return [TableRoom(index, room_id)]
+
+    def table_finished(self, room_id: str, winner: int, totals: tuple[int, int]) -> list[Entry]:
+        """A table's match ended: recorded once (the news may come again after a restart)."""
+        for index, table in enumerate(self.current):
+            if table.room_id == room_id and table.winner is None:
+                return [TableFinished(index, winner, totals)]
+        return []
+
+    def advance(self) -> list[Entry]:
         """After a round: the next round's seating, or the end."""
         if self.status != RUNNING or not self.round_done():
-            return None
-        if len(self.rounds) == self.round_count:
-            return {"t": "finished"}
+            return []
+        if len(self.rounds) == self.spec.rounds:
+            return [Finished()]
         partners = {}
         for t in self.current:
             for team in (0, 1):
                 a, b = t.team(team)
                 partners[a], partners[b] = b, a
         number = len(self.rounds) + 1
-        return {
-            "t": "round",
-            "number": number,
-            "tables": self._seat(self.advancing(), number, partners),
-        }
+        return [Round(number, self._seat(self.advancing(), number, partners))]
 
-    def _seat(self, entrants: list[str], number: int, partners: dict[str, str]) -> list[list[str]]:
+    def progress(self, room_id: str, totals: tuple[int, int]) -> bool:
+        """Live scores of a running table (not durable: the room's log has them)."""
+        for table in self.current:
+            if table.room_id == room_id and table.winner is None:
+                table.totals = list(totals)
+                return True
+        return False
+
+    def _seat(
+        self, entrants: list[str], number: int, partners: dict[str, str]
+    ) -> tuple[tuple[str, ...], ...]:
         """Tables of four from ``entrants``: random pairs (new partners where possible)."""
         rng = random.Random(self.seed * 1000 + number)
         best: list[str] = list(entrants)
@@ -253,34 +343,35 @@ class Tournament:
                 best = order
                 break
         # pairs (order[0], order[1]), (order[2], order[3]) meet at one table: seats 0/2 and 1/3
-        return [[best[i], best[i + 2], best[i + 1], best[i + 3]] for i in range(0, len(best), 4)]
+        return tuple(
+            (best[i], best[i + 2], best[i + 1], best[i + 3]) for i in range(0, len(best), 4)
+        )
 
     # -- the fold ------------------------------------------------------------------------
 
-    def apply(self, entry: dict[str, Any]) -> None:
+    def apply(self, entry: Entry) -> None:
         self.version += 1
-        kind = entry["t"]
-        if kind == "registered":
-            self.registered.append(entry["player"])
-        elif kind == "unregistered":
-            self.registered.remove(entry["player"])
-        elif kind == "cancelled":
-            self.status, self.reason = CANCELLED, entry["reason"]
-        elif kind == "round":
-            self.status = RUNNING
-            self.rounds.append([Table(list(seats)) for seats in entry["tables"]])
-        elif kind == "table_room":
-            self.current[entry["table"]].room_id = entry["room_id"]
-        elif kind == "table_finished":
-            table = self.current[entry["table"]]
-            table.winner, table.totals = entry["winner"], list(entry["totals"])
-        elif kind == "left":
-            player, cpu = entry["player"], entry["cpu"]
-            self.left.append(player)
-            self.replaced[player] = cpu
-            for table in self.current:
-                table.seats = [cpu if e == player else e for e in table.seats]
-        elif kind == "finished":
-            self.status = FINISHED
-        else:
-            raise ValueError(f"unknown tournament entry {kind!r}")
+        match entry:
+            case Registered(player=player):
+                self.registered.append(player)
+            case Unregistered(player=player):
+                self.registered.remove(player)
+            case Cancelled(reason=reason):
+                self.status, self.reason = CANCELLED, reason
+            case Round(tables=tables):
+                self.status = RUNNING
+                self.rounds.append([Table(list(seats)) for seats in tables])
+            case TableRoom(table=index, room_id=room_id):
+                self.current[index].room_id = room_id
+            case TableFinished(table=index, winner=winner, totals=totals):
+                table = self.current[index]
+                table.winner, table.totals = winner, list(totals)
+            case Left(player=player, cpu=cpu):
+                self.left.append(player)
+                self.replaced[player] = cpu
+                for table in self.current:
+                    table.seats = [cpu if e == player else e for e in table.seats]
+            case Finished():
+                self.status = FINISHED
+            case _:
+                raise ValueError(f"unexpected tournament entry {entry!r}")

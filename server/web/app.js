@@ -9,7 +9,8 @@ import {
   applyFrame, applyLobby, isOver, markResync, newLobby, newRoom, newerTournament,
 } from './state.js';
 import {
-  applyPreset, createMessage, loadForm, renderLobby, saveForm, setEndLimits,
+  applyPreset, buildForm, createMessage, loadCatalog, loadForm, renderLobby, saveForm,
+  setEndLimits,
 } from './lobby.js';
 import { renderTable, renderTimer } from './table.js';
 import { renderTournament } from './tournament.js';
@@ -594,7 +595,13 @@ function wireForms() {
   });
 
   const create = $('#create-room');
-  loadForm(create);
+  const createButton = create.querySelector('button[type=submit]');
+  createButton.disabled = true;
+  loadCatalog().then(() => {  // the choices are the server's: fill them in once they come
+    buildForm(create);
+    loadForm(create);
+    createButton.disabled = false;
+  });
   create.elements.preset.addEventListener('change', () => applyPreset(create, create.elements.preset.value));
   create.elements.end.addEventListener('change', () => setEndLimits(create));
   create.addEventListener('change', () => saveForm(create));

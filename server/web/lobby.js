@@ -3,13 +3,57 @@
 import { $, h, patch, show } from './dom.js';
 import { tournamentInfo } from './state.js';
 
-export const PRESETS = {
-  amsterdam: { variant: 'amsterdam', trump_mode: 'bidding', roem: 'auto', pit_bonus: 'any', end: 'target', end_value: 1500 },
-  rotterdam: { variant: 'rotterdam', trump_mode: 'bidding', roem: 'auto', pit_bonus: 'any', end: 'target', end_value: 1500 },
-  tournament: { variant: 'amsterdam', trump_mode: 'dealer', roem: 'auto', pit_bonus: 'any', end: 'target', end_value: 1001 },
-};
+// The rule options, presets and limits are the server's (GET /rules): the form offers
+// what the server accepts, and only the words for each value live here.
 const RULE_FIELDS = ['variant', 'trump_mode', 'roem', 'pit_bonus'];
-const END_LIMITS = { target: [100, 10000, 1500], deals: [1, 100, 16] };
+const OPTION_WORDS = {
+  preset: { amsterdam: 'Amsterdam', rotterdam: 'Rotterdam', tournament: 'Tournament' },
+  variant: { amsterdam: 'Amsterdam', rotterdam: 'Rotterdam' },
+  trump_mode: {
+    bidding: 'Bidding: pass or name a suit', dealer: 'Dealer names trump',
+    forced: 'Forced: first seat names trump', turned: 'Turned-up card',
+  },
+  roem: { auto: 'Counted automatically', claim: 'Claimed by the winner' },
+  pit_bonus: { any: 'For either team', playing: 'Only the playing team' },
+};
+let catalog = null; // what GET /rules answered
+
+// The server's catalog of rules, presets, limits and tournament formats (retried until
+// the server answers).
+export async function loadCatalog() {
+  for (let wait = 250; ; wait = Math.min(wait * 2, 4000)) {
+    try {
+      const response = await fetch('/rules', { cache: 'no-cache' });
+      if (response.ok) {
+        catalog = await response.json();
+        return catalog;
+      }
+    } catch {
+      // the server is not reachable yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, wait));
+  }
+}
+
+function fillSelect(select, values, words = {}) {
+  select.replaceChildren(...values.map((v) => h('option', { value: v }, words[v] ?? v)));
+}
+
+// The create-room form's choices and limits, from the catalog.
+export function buildForm(form) {
+  const f = form.elements;
+  fillSelect(f.preset, Object.keys(catalog.presets), OPTION_WORDS.preset);
+  for (const field of RULE_FIELDS) {
+    fillSelect(f[field], catalog.options[field].values, OPTION_WORDS[field]);
+    f[field].value = catalog.options[field].default;
+  }
+  const seconds = catalog.room.move_seconds;
+  f.move_seconds.min = String(seconds.min);
+  f.move_seconds.max = String(seconds.max);
+  f.move_seconds.value = String(seconds.default);
+  f.name.maxLength = catalog.room.name_length;
+}
+
 const STORE_KEY = 'klaverjas.create-room';
 
 const TRUMP_WORDS = { bidding: 'bidding', dealer: 'dealer names trump', forced: 'forced trump', turned: 'turned card' };
@@ -152,7 +196,7 @@ function myRoomItem(m) {
 // -- the create-room form ------------------------------------------------------------------
 
 export function applyPreset(form, name) {
-  const preset = PRESETS[name] ?? PRESETS.amsterdam;
+  const preset = catalog.presets[name] ?? Object.values(catalog.presets)[0];
   for (const field of RULE_FIELDS) form.elements[field].value = preset[field];
   form.elements.end.value = preset.end;
   setEndLimits(form, preset.end_value);
@@ -160,7 +204,7 @@ export function applyPreset(form, name) {
 
 export function setEndLimits(form, value = null) {
   const end = form.elements.end.value;
-  const [min, max, fallback] = END_LIMITS[end];
+  const { min, max, default: fallback } = catalog.options[end === 'deals' ? 'deals' : 'target'];
   const input = form.elements.end_value;
   input.min = String(min);
   input.max = String(max);

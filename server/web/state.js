@@ -449,8 +449,6 @@ export function applyLobby(lobby, f) {
 
 // -- tournaments ------------------------------------------------------------------------
 
-const ROUND_COUNT = { classic: 3, quick: 2 };
-
 // The newer of two summaries of one tournament (live scores come without a new version).
 export function newerTournament(prev, next) {
   if (prev && (prev.version ?? 0) > (next.version ?? 0)) return prev;
@@ -458,7 +456,7 @@ export function newerTournament(prev, next) {
 }
 
 export function roundName(t, index) {
-  const total = ROUND_COUNT[t.format] ?? t.rounds.length;
+  const total = t.round_count ?? t.rounds.length;
   if (index === total - 1) return 'Final';
   if (index === total - 2 && total >= 3) return 'Semi-finals';
   return `Round ${index + 1}`;
@@ -471,7 +469,7 @@ export function entrantName(t, id) {
       for (const s of table.seats) if (s.id === id) return s.cpu ? 'CPU' : s.nickname ?? id;
     }
   }
-  return String(id).startsWith('cpu:') ? 'CPU' : id;
+  return id;
 }
 
 // What a tournament means for player `me`: registered?, their table, waiting, through, out.
@@ -497,7 +495,7 @@ export function tournamentInfo(t, me) {
     waiting: t.status === 'running' && Boolean(decided) && mine.round === last && othersPlaying,
     through: Boolean(won) && t.status === 'running',
     out: Boolean(decided) && !won && t.status === 'running',
-    roundCount: ROUND_COUNT[t.format] ?? t.rounds.length,
+    roundCount: t.round_count ?? t.rounds.length,
   };
 }
 

@@ -26,8 +26,15 @@ def site_settings() -> dict[str, Any]:
 
 
 async def test_a_tournament_joined_from_the_lobby(site: Site, open_tab) -> None:
-    services = site.server.services
-    (tid,) = [t for t, actor in services.tournaments.items() if actor.t.status == "scheduled"]
+    # the server keeps one open "start when full" tournament: the lobby lists it
+    scout = await site.bot("scout")
+    lobby = await scout.request({"type": "lobby_subscribe"}, "lobby")
+    assert lobby["type"] == "lobby", lobby
+    (tid,) = [
+        t["id"]
+        for t in lobby["tournaments"]
+        if t["status"] == "scheduled" and t["start_when_full"] and t["format"] == "quick"
+    ]
 
     tab: Tab = await open_tab()
     page = tab.page

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from engine import KlaverjasError, Match
+from server.table.entries import decode
 from server.table.room import FINISHED, Room
 from tests.multinode.conftest import pg_rows
 
@@ -57,12 +58,12 @@ async def stored_room(schema: str, room_id: str) -> StoredRoom:
     """Read a room's log and record, and replay the log (which must replay cleanly)."""
     entries = await log_entries(schema, room_id)
     assert entries and entries[0]["t"] == "created", f"{room_id}: log starts with {entries[:1]}"
-    room = Room.from_log(room_id, entries[:1])
+    room = Room.from_log(room_id, [decode(entries[0])])
     stored = StoredRoom(room_id, entries, room, await match_record(schema, room_id))
     for version, entry in enumerate(entries[1:], 2):
         deal = room.match.deal_number if room.match is not None else -1
         try:
-            room.apply(entry)
+            room.apply(decode(entry))
         except (KlaverjasError, AssertionError, ValueError) as err:
             raise AssertionError(
                 f"{room_id}: log entry v{version} {entry} does not replay: {err}"

@@ -234,16 +234,11 @@ def act_versions(frames: list[dict[str, Any]]) -> list[int]:
 
 
 async def fetch_record(client: GameClient, match_id: str) -> dict[str, Any]:
-    """The stored record.  The server sends ``match_ended`` before it has saved the record
-    (RoomActor.commit broadcasts, then Services.room_changed saves), so a client asking at
-    once may be told ``no_such_match``: ask again briefly (that race is reported)."""
-    async with asyncio.timeout(5):
-        while True:
-            reply = await client.request({"type": "get_record", "match_id": match_id}, "record")
-            if reply["type"] == "record":
-                return reply["record"]
-            assert reply["code"] == "no_such_match", reply
-            await asyncio.sleep(0.01)
+    """The stored record: there on the first request once ``match_ended`` was seen (the
+    server stores it before it announces the end)."""
+    reply = await client.request({"type": "get_record", "match_id": match_id}, "record")
+    assert reply["type"] == "record", reply
+    return reply["record"]
 
 
 RULES = {

@@ -3,43 +3,24 @@ seats and readiness, spectators and chat, match records over websockets and HTTP
 
 from __future__ import annotations
 
-import asyncio
-import itertools
 import json
-import urllib.error
-import urllib.request
 from typing import Any
 
 import pytest
 
 from engine import Match
 from server.client import GameClient
-from tests.server.conftest import Harness, play_until
+from tests.server.conftest import Harness, play_until, sync
 
 pytestmark = pytest.mark.server
-
-_refs = itertools.count()
-
-
-async def drain(client: GameClient, timeout: float = 3.0) -> list[dict[str, Any]]:
-    """Every frame the server had queued for ``client`` before it answers a fresh ping."""
-    ref = f"sync-{next(_refs)}"
-    await client.send({"type": "ping", "ref": ref})
-    frames: list[dict[str, Any]] = []
-    async with asyncio.timeout(timeout):
-        while True:
-            frame = await client.frames.get()
-            if frame["type"] == "pong" and frame.get("ref") == ref:
-                return frames
-            frames.append(frame)
 
 
 async def refused(client: GameClient, message: dict[str, Any], code: str) -> dict[str, Any]:
     """Send ``message``; the only reply is an error with ``code`` (updates of a match being
     played by CPUs may come and go meanwhile)."""
-    await drain(client)
+    await sync(client)
     await client.send(message)
-    frames = [f for f in await drain(client) if f["type"] != "update"]
+    frames = [f for f in await sync(client) if f["type"] != "update"]
     assert [f.get("code", f["type"]) for f in frames] == [code], frames
     return frames[0]
 
@@ -72,20 +53,6 @@ def lobby_ids(frames: list[dict[str, Any]]) -> set[str]:
     return ids
 
 
-async def http_get(harness: Harness, path: str) -> tuple[int, bytes, str]:
-    assert harness.server is not None
-    url = f"http://127.0.0.1:{harness.server.port}{path}"
-
-    def get() -> tuple[int, bytes, str]:
-        try:
-            with urllib.request.urlopen(url, timeout=5) as response:
-                return response.status, response.read(), response.headers["Content-Type"]
-        except urllib.error.HTTPError as err:
-            return err.code, err.read(), err.headers["Content-Type"]
-
-    return await asyncio.to_thread(get)
-
-
 # -- the lobby -------------------------------------------------------------------------
 
 
@@ -94,13 +61,13 @@ async def test_lobby_lists_public_rooms_live(harness: Harness) -> None:
     lobby = await lou.request({"type": "lobby_subscribe"}, "lobby")
     assert lobby["type"] == "lobby" and lobby["rooms"] == [] and lobby["online"] == 1
     ann, bob = await harness.client("ann"), await harness.client("bob")
-    assert await drain(lou) == [
+    assert await sync(lou) == [
         {"type": "lobby_presence", "online": 2},
         {"type": "lobby_presence", "online": 3},
     ]
 
     room_id = (await create(ann, name="Open table"))["room_id"]
-    frames = await drain(lou)
+    frames = await sync(lou)
     assert {f["type"] for f in frames} == {"lobby_room"} and lobby_ids(frames) == {room_id}
     listed = frames[-1]
     assert listed["room"]["id"] == room_id and listed["room"]["name"] == "Open table"
@@ -125,18 +92,18 @@ async def test_lobby_lists_public_rooms_live(harness: Harness) -> None:
     left = await lou.next("lobby_room", timeout=3)
     assert nicknames(left["room"]) == ["ann", None, None, None]
     await ann.send({"type": "leave_room", "room_id": room_id})
-    await drain(ann)  # handled: the lobby has been told
-    *emptied, gone = await drain(lou)
+    await sync(ann)  # handled: the lobby has been told
+    *emptied, gone = await sync(lou)
     assert gone == {"type": "lobby_room_gone", "room_id": room_id}
     assert all(f["type"] == "lobby_room" and nicknames(f["room"]) == [None] * 4 for f in emptied)
     assert (await liz.request({"type": "lobby_subscribe"}, "lobby"))["rooms"] == []
 
     # an unsubscribed client hears nothing more
     await liz.send({"type": "lobby_unsubscribe"})
-    await drain(liz)
+    await sync(liz)
     await create(bob)
     assert (await lou.next("lobby_room", timeout=3))["room"]["owner"] == bob.player_id
-    assert await drain(liz) == []
+    assert await sync(liz) == []
 
     # a player who goes counts no more (a second connection of the same player counts once)
     await ann.close()
@@ -172,7 +139,7 @@ async def test_private_rooms_never_appear_in_the_lobby(harness: Harness) -> None
     )
     await play_until([solo, friend], room_id, lambda: solo.tables[room_id].over)
     public = (await create(solo))["room_id"]  # one public room, to show lou is listening
-    frames = await drain(lou)
+    frames = await sync(lou)
     assert lobby_ids(frames) == {public}
     assert room_id not in json.dumps(frames)
     newcomer = await harness.client("new")
@@ -197,7 +164,7 @@ async def test_private_room_is_joined_by_invite_code(harness: Harness) -> None:
     await refused(bob, {"type": "take_seat", "invite_code": "WRONGCODE1", "seat": 1}, "bad_invite")
     await refused(bob, {"type": "watch", "room_id": room_id}, "invite_required")
     await refused(bob, {"type": "resume", "room_id": room_id}, "not_a_member")
-    assert (await drain(ann)) == []  # nothing happened in the room
+    assert (await sync(ann)) == []  # nothing happened in the room
 
     joined = await take(bob, 1, invite_code=code)
     assert joined["room_id"] == room_id and joined["seat"] == 1 and joined["invite_code"] == code
@@ -226,17 +193,17 @@ async def test_seat_rules_before_the_start(harness: Harness) -> None:
     await refused(ann, {"type": "take_seat", "seat": 2, **where}, "already_seated")
 
     # leave before the start frees the seat, and the seat can be taken again
-    await drain(ann)
+    await sync(ann)
     await bob.send({"type": "leave_room", "room_id": room_id})
     update = await ann.next("update", kind="seat", timeout=3)
     assert update["seat"] == 1 and nicknames(update["room"]) == ["ann", None, None, None]
     assert bob.tables[room_id].room["seats"][1]["player_id"] is None
     await take(cas, 1, **where)
     # leaving a room you have no seat in does nothing to it
-    await drain(ann)
-    await drain(bob)
+    await sync(ann)
+    await sync(bob)
     await bob.send({"type": "leave_room", "room_id": room_id})
-    assert await drain(bob) == [] and await drain(ann) == []
+    assert await sync(bob) == [] and await sync(ann) == []
 
 
 async def test_owner_adds_cpus_and_removes_players(harness: Harness) -> None:
@@ -251,7 +218,7 @@ async def test_owner_adds_cpus_and_removes_players(harness: Harness) -> None:
     await refused(ann, {"type": "add_cpu", "room_id": room_id, "seat": 1}, "seat_taken")
     await refused(ann, {"type": "remove_seat", "room_id": room_id, "seat": 3}, "seat_empty")
 
-    await drain(ann)
+    await sync(ann)
     await ann.send({"type": "add_cpu", "room_id": room_id, "seat": 3})
     added = await bob.next("update", kind="seat", seat=3, timeout=3)
     assert added["room"]["seats"][3]["cpu"] is True and nicknames(added["room"])[3] == "CPU"
@@ -280,20 +247,20 @@ async def test_match_starts_only_when_full_and_ready(harness: Harness) -> None:
     await ann.send({"type": "add_cpu", "room_id": room_id, "seat": 3})
     for player in (ann, bob):
         await player.send({"type": "ready", "room_id": room_id})
-        await drain(player)
-    frames = await drain(ann)
+        await sync(player)
+    frames = await sync(ann)
     assert not [f for f in frames if f["type"] == "update" and f["kind"] == "start"]
     assert ann.tables[room_id].room["status"] == "open"
 
     await take(cas, 2, room_id=room_id)  # four seats filled, cas not ready yet
-    await drain(ann)
+    await sync(ann)
     assert ann.tables[room_id].room["status"] == "open"
     assert [s["ready"] for s in ann.tables[room_id].room["seats"]] == [True, True, False, True]
     # un-ready and ready again: still waiting for cas
-    await drain(bob)
+    await sync(bob)
     await bob.send({"type": "ready", "room_id": room_id, "ready": False})
     await bob.send({"type": "ready", "room_id": room_id})
-    frames = await drain(bob)
+    frames = await sync(bob)
     assert [f["kind"] for f in frames] == ["ready", "ready"]
     assert frames[-1]["room"]["status"] == "open"
     await cas.send({"type": "ready", "room_id": room_id})
@@ -318,14 +285,14 @@ async def test_an_emptied_seat_makes_everyone_confirm_again(harness: Harness) ->
     await take(cas, 3, room_id=room_id)
     for player in (ann, bob):
         await player.send({"type": "ready", "room_id": room_id})
-        await drain(player)
+        await sync(player)
     await cas.send({"type": "leave_room", "room_id": room_id})
-    await drain(cas)
-    await drain(bob)
+    await sync(cas)
+    await sync(bob)
     assert [s["ready"] for s in bob.tables[room_id].room["seats"]] == [False] * 2 + [True, False]
     await take(cas, 3, room_id=room_id)
     await cas.send({"type": "ready", "room_id": room_id})
-    frames = await drain(ann)
+    frames = await sync(ann)
     assert not [f for f in frames if f["type"] == "update" and f["kind"] == "start"]
 
 
@@ -340,7 +307,7 @@ async def test_spectators_watch_and_everyone_chats(harness: Harness) -> None:
     assert snap["view"]["hand_sizes"] == [8, 8, 8, 8] and snap["invite_code"] is None
     members = [*players, sam]
     for client in [*members, eve]:
-        await drain(client)
+        await sync(client)
 
     # the spectator receives updates
     turn = next(p for p in players if p.tables[room_id].turn == p.tables[room_id].seat)
@@ -353,18 +320,18 @@ async def test_spectators_watch_and_everyone_chats(harness: Harness) -> None:
     # chat from a player and from the spectator reaches every member, with a nickname
     heard: dict[GameClient, list[dict[str, Any]]] = {c: [] for c in members}
     await players[1].send({"type": "chat", "room_id": room_id, "text": "good luck"})
-    heard[players[1]] += await drain(players[1])  # handled, so sent to everyone
+    heard[players[1]] += await sync(players[1])  # handled, so sent to everyone
     await sam.send({"type": "chat", "room_id": room_id, "text": "enjoy"})
-    heard[sam] += await drain(sam)
+    heard[sam] += await sync(sam)
     for client in members:
-        lines = [f for f in heard[client] + await drain(client) if f["type"] == "chat"]
+        lines = [f for f in heard[client] + await sync(client) if f["type"] == "chat"]
         assert [(c["nickname"], c["text"]) for c in lines] == [
             ("bob", "good luck"),
             ("sam", "enjoy"),
         ]
         assert lines[0]["player_id"] == players[1].player_id and lines[0]["room_id"] == room_id
         assert lines[1]["player_id"] == sam.player_id
-    assert await drain(eve) == []  # not a member: hears nothing
+    assert await sync(eve) == []  # not a member: hears nothing
 
 
 async def test_watching_a_private_room_needs_its_code(harness: Harness) -> None:
@@ -392,13 +359,9 @@ async def test_finished_match_record_over_websocket_and_http(harness: Harness) -
     await refused(solo, missing, "no_such_match")  # not finished yet
     await play_until([solo], room_id, lambda: solo.tables[room_id].over)
     final = solo.tables[room_id]
-    async with asyncio.timeout(5):
-        while True:  # a CPU may play the last card: the record can lag match_ended by a hair
-            ended = await solo.request({"type": "get_record", "match_id": room_id}, "record")
-            if ended["type"] == "record":
-                break
-            assert ended["code"] == "no_such_match", ended
-            await asyncio.sleep(0.01)
+    # the record is stored before anyone hears the match ended: asked at once, it is there
+    ended = await solo.request({"type": "get_record", "match_id": room_id}, "record")
+    assert ended["type"] == "record", ended
     assert ended["match_id"] == room_id
     record = ended["record"]
     match = Match.from_record(record)
@@ -406,10 +369,10 @@ async def test_finished_match_record_over_websocket_and_http(harness: Harness) -
     assert match.winner == final.winner and len(match.sheet) >= 2
     assert record["rules"]["end"] == "deals" and record["rules"]["end_value"] == 2
 
-    status, body, kind = await http_get(harness, f"/matches/{room_id}")
+    status, body, kind = await harness.http_get(f"/matches/{room_id}")
     assert status == 200 and kind == "application/json"
     assert json.loads(body) == record
-    status, _, _ = await http_get(harness, "/matches/r_nosuchmatch")
+    status, _, _ = await harness.http_get("/matches/r_nosuchmatch")
     assert status == 404
     await refused(solo, {"type": "get_record", "match_id": "r_nosuchmatch"}, "no_such_match")
 
@@ -419,9 +382,9 @@ async def test_health_and_metrics(harness: Harness) -> None:
     await play_until(
         [solo], room_id, lambda: solo.tables[room_id].over, pick=lambda legal: legal[-1]
     )
-    status, body, _ = await http_get(harness, "/healthz")
+    status, body, _ = await harness.http_get("/healthz")
     assert status == 200 and body.strip() == b"ok"
-    status, body, kind = await http_get(harness, "/metrics")
+    status, body, kind = await harness.http_get("/metrics")
     assert status == 200 and kind.startswith("text/plain")
     text = body.decode()
     for name in (
@@ -444,5 +407,5 @@ async def test_health_and_metrics(harness: Harness) -> None:
         values["klaverjas_action_latency_seconds_count"]
         == values['klaverjas_actions_total{by="player"}']
     )
-    status, _, _ = await http_get(harness, "/nowhere")
+    status, _, _ = await harness.http_get("/nowhere")
     assert status == 404

@@ -38,7 +38,7 @@ from server.store.factory import open_store
 from server.store.migrations import list_migrations
 from server.store.postgres import PostgresStore, migration_lock_key
 from server.store.sqlite import SqliteStore
-from tests.postgres import PG_URL, Proxy, fresh_schema, pg_connect
+from tests.postgres import PG_URL, Proxy, blocked_by, fresh_schema, pg_connect
 
 pytestmark = pytest.mark.server
 
@@ -585,8 +585,8 @@ async def test_postgres_migrations_wait_for_the_advisory_lock() -> None:
             key = migration_lock_key(schema)
             await conn.execute("SELECT pg_advisory_lock($1)", key)
             opening = asyncio.create_task(s.open())
-            await asyncio.sleep(1.0)
-            assert not opening.done()  # waiting for the lock, nothing created yet
+            await blocked_by(conn)  # it waits for the lock
+            assert not opening.done()  # nothing created yet
             assert await conn.fetchval("SELECT to_regclass('schema_migrations')") is None
             await conn.execute("SELECT pg_advisory_unlock($1)", key)
             await asyncio.wait_for(opening, 30)
@@ -771,7 +771,7 @@ async def test_postgres_fence_and_fenced_appends_lock_each_other() -> None:
             async with conn.transaction():
                 await conn.execute("UPDATE fences SET epoch = epoch + 1 WHERE id = 'r'")
                 appending = asyncio.create_task(s.append("r", 2, {"v": 2}, epoch=old))
-                await asyncio.sleep(0.5)
+                await blocked_by(conn)
                 assert not appending.done()
             with pytest.raises(Fenced):
                 await asyncio.wait_for(appending, 10)
@@ -783,7 +783,7 @@ async def test_postgres_fence_and_fenced_appends_lock_each_other() -> None:
             async with conn.transaction():
                 await conn.execute("SELECT 1 FROM fences WHERE id = 'r' FOR SHARE")
                 fencing = asyncio.create_task(s.fence("r"))
-                await asyncio.sleep(0.5)
+                await blocked_by(conn)
                 assert not fencing.done()
             assert await asyncio.wait_for(fencing, 10) == current + 1
         finally:

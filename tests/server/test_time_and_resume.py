@@ -7,7 +7,14 @@ import asyncio
 import pytest
 
 from engine import Match
-from tests.server.conftest import Harness, act_once, play_until, wait_version
+from tests.server.conftest import (
+    Harness,
+    act_once,
+    play_until,
+    room_now,
+    settle,
+    wait_version,
+)
 
 pytestmark = pytest.mark.server
 
@@ -17,27 +24,29 @@ async def test_timeout_acts_for_the_player_and_two_mark_the_seat_away(harness: H
     rules = {"trump_mode": "dealer"}
     room_id, players = await harness.table("a", "b", "c", "d", move_seconds=30, rules=rules)
     watcher = players[0]
-    await asyncio.sleep(0.05)
     first = watcher.tables[room_id].turn
     assert first == 0
     deadline = watcher.tables[room_id].deadline
-    assert deadline is not None and deadline == pytest.approx(harness.clock.wall() + 30, abs=1)
+    assert deadline == harness.clock.wall() + 30
     version = watcher.tables[room_id].version
-    await harness.advance(29)
-    await asyncio.sleep(0.05)
-    assert watcher.tables[room_id].version == version, "nothing happens before the deadline"
-    await harness.advance(1.5)
+    assert (await room_now(watcher, room_id))["version"] == version  # idle, its timer set
+    harness.advance(29)
+    after = await room_now(watcher, room_id)
+    assert after["version"] == version, "nothing happens before the deadline"
+    harness.advance(1.5)
     update = await watcher.next("update", kind="act", by="timeout", seat=first)
     assert update["version"] == version + 1
+    # acted once the clock had passed the deadline: the next turn's 30 s start from there
+    assert update["deadline"] == harness.clock.wall() + 30
     # the next seat times out once, acts itself, so its count goes back to zero
     second = watcher.tables[room_id].turn
     assert second == 1
-    await harness.advance(31)
+    harness.advance(31)
     await watcher.next("update", kind="act", by="timeout", seat=second)
     # play until seat `first` has its turn again, then let it time out a second time
     while watcher.tables[room_id].turn != first:
         await act_once(players, room_id)
-    await harness.advance(31)
+    harness.advance(31)
     await watcher.next("update", kind="act", by="timeout", seat=first)
     away = await watcher.next("update", kind="away", seat=first)
     assert away["room"]["seats"][first]["away"] is True
@@ -113,8 +122,9 @@ async def test_resume_with_a_version_too_old_gets_a_snapshot(harness: Harness) -
 async def test_a_restart_mid_deal_resumes_the_table(harness: Harness) -> None:
     room_id, players = await harness.table("a", "b", "c", "d", rules={"target": 300})
     await play_until(players, room_id, lambda: players[0].tables[room_id].version >= 14)
-    await asyncio.sleep(0.05)
+    await settle(players)  # every action sent is handled, and seen by all
     before = players[0].tables[room_id].version
+    assert all(p.tables[room_id].version == before for p in players)
     tokens = [p.token for p in players]
     for p in players:
         await p.close()
@@ -135,12 +145,11 @@ async def test_a_restart_mid_deal_resumes_the_table(harness: Harness) -> None:
 
 async def test_timers_restart_after_a_restart(harness: Harness) -> None:
     room_id, players = await harness.table("a", "b", "c", "d")
-    await asyncio.sleep(0.05)
     turn = players[0].tables[room_id].turn
     await harness.restart()
     watcher = await harness.client(token=players[0].token)
     await watcher.send({"type": "resume", "room_id": room_id, "version": 0})
     await watcher.next("snapshot", room_id=room_id)
-    await harness.advance(31)
+    harness.advance(31)
     update = await watcher.next("update", kind="act", by="timeout")
     assert update["seat"] == turn

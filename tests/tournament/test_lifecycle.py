@@ -1,28 +1,40 @@
 """A tournament's life beyond the happy path: abandonment, disconnects, restarts, too few
 players, starting when full, refused commands, repeats and the command line.
 
-Real websocket clients against a real server on an injected clock; the only real waiting is
-short polling for frames to arrive.
+Real websocket clients against a real server on an injected clock.  Tournaments are
+scheduled as an operator schedules them and observed only through the protocol, HTTP and
+the store's public reads (see ``conftest.py``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import itertools
+import os
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from engine import Match
-from server.app import Services
 from server.client import GameClient
-from server.clock import ManualClock
 from server.tournament.schedule import parse_time
-from tests.server.conftest import Harness
-from tests.tournament.conftest import BOT_SETTINGS, Bots, status
+from tests.server.conftest import SQLITE_ONLY, Harness, room_now, settle, sync
+from tests.tournament.conftest import (
+    Bots,
+    finished,
+    log_length,
+    quick,
+    record_of,
+    register,
+    rooms_open,
+    schedule,
+    seen_version,
+    started,
+    status,
+    tournament_now,
+    wait_for,
+)
 
 pytestmark = pytest.mark.tournament
 
@@ -33,78 +45,12 @@ _refs = itertools.count()
 # -- helpers -------------------------------------------------------------------------------
 
 
-def services(harness: Harness) -> Services:
-    assert harness.server is not None
-    return harness.server.services
-
-
-async def wait_for(condition: Callable[[], bool], timeout: float = 10.0) -> None:
-    """Poll ``condition`` (frames arrive on their own tasks) until it holds."""
-    async with asyncio.timeout(timeout):
-        while not condition():
-            await asyncio.sleep(0.005)
-
-
 async def refusal(client: GameClient, message: dict[str, Any]) -> str:
     """Send ``message`` and return the code of the error frame that answers it."""
     ref = f"x{next(_refs)}"
     await client.send({**message, "ref": ref})
     frame = await client.next("error", ref=ref, timeout=5)
     return frame["code"]
-
-
-def drain(client: GameClient) -> None:
-    while not client.frames.empty():
-        client.frames.get_nowait()
-
-
-async def watched(client: GameClient, tid: str) -> dict[str, Any]:
-    """The tournament's status as a watcher is told it now."""
-    drain(client)
-    reply = await client.request({"type": "tournament_watch", "tournament_id": tid}, "tournament")
-    assert reply["type"] == "tournament", reply
-    return reply["tournament"]
-
-
-async def log_length(harness: Harness, tid: str) -> int:
-    return len(await services(harness).store.log(tid))
-
-
-async def register(players: list[GameClient], tid: str) -> None:
-    for player in players:
-        ref = f"x{next(_refs)}"
-        await player.send({"type": "tournament_register", "tournament_id": tid, "ref": ref})
-        await wait_for(
-            lambda p=player: any(
-                e["id"] == p.player_id for e in status(p, tid).get("registered", [])
-            )
-        )
-        assert not [e for e in player.errors if e.get("ref") == ref], player.errors
-
-
-async def quick(
-    harness: Harness, humans: int, fill: bool = False, prefix: str = "p", **kw: Any
-) -> tuple[str, float, list[GameClient]]:
-    """A Quick tournament starting in a minute with ``humans`` registered players."""
-    start = harness.clock.wall() + 60
-    actor = await services(harness).schedule_tournament(
-        "quick", start, fill, False, kw.get("repeat")
-    )
-    players = [await harness.client(f"{prefix}{i}") for i in range(humans)]
-    await register(players, actor.t.id)
-    return actor.t.id, start, players
-
-
-def rooms_open(player: GameClient, tid: str, round_number: int = 1) -> bool:
-    rounds = status(player, tid).get("rounds", [])
-    return len(rounds) >= round_number and all(t["room_id"] for t in rounds[round_number - 1])
-
-
-async def started(harness: Harness, tid: str, players: list[GameClient]) -> list[dict]:
-    """Past the start: round 1 seated and every table in a room; round 1's tables."""
-    await harness.advance(61)
-    await wait_for(lambda: all(rooms_open(p, tid) for p in players))
-    return status(players[0], tid)["rounds"][0]
 
 
 def seat_of(tables: list[dict], entrant: str) -> tuple[str, int]:
@@ -122,10 +68,6 @@ def at_table(players: list[GameClient], tables: list[dict], room_id: str) -> lis
     return [p for p in players if p.player_id in ids]
 
 
-def finished(player: GameClient, tid: str) -> Callable[[], bool]:
-    return lambda: status(player, tid).get("status") == "finished"
-
-
 def check_places(final: dict[str, Any]) -> list[dict[str, Any]]:
     places = final["places"]
     assert len(final["rounds"]) == 2 and [len(r) for r in final["rounds"]] == [2, 1]
@@ -136,13 +78,6 @@ def check_places(final: dict[str, Any]) -> list[dict[str, Any]]:
     return places
 
 
-async def record_of(client: GameClient, room_id: str) -> Match:
-    drain(client)
-    reply = await client.request({"type": "get_record", "match_id": room_id}, "record")
-    assert reply["type"] == "record", reply
-    return Match.from_record(reply["record"])
-
-
 def room_updates(client: GameClient, room_id: str, since: int = 0, **match: Any) -> list[dict]:
     return [
         f
@@ -151,6 +86,15 @@ def room_updates(client: GameClient, room_id: str, since: int = 0, **match: Any)
         and f["room_id"] == room_id
         and all(f.get(k) == v for k, v in match.items())
     ]
+
+
+async def leave(player: GameClient, tid: str) -> None:
+    """``tournament_leave``, accepted: the player's ``tournament`` frame has come by the
+    ``pong`` after it."""
+    ref = f"x{next(_refs)}"
+    await player.send({"type": "tournament_leave", "tournament_id": tid, "ref": ref})
+    frames = await sync(player)
+    assert not [f for f in frames if f["type"] == "error"], frames
 
 
 # -- 1. abandonment and the refused rejoin ---------------------------------------------------
@@ -167,22 +111,19 @@ async def test_a_player_who_leaves_is_replaced_by_a_cpu_and_cannot_rejoin(
     for mate in mates:
         mate.keep = True
     bots = Bots(players)
-    actor = services(harness).actors[room_id]
-    await bots.play_until(lambda: actor.room.version >= 15)
+    await bots.play_until(lambda: seen_version(mates[0], room_id) >= 15)
 
-    await leaver.send({"type": "tournament_leave", "tournament_id": tid})
-    await wait_for(
-        lambda: any(s["cpu"] for t in status(leaver, tid)["rounds"][0] for s in t["seats"])
-    )
+    await leave(leaver, tid)  # its reply already shows the CPU in its place
     now = status(leaver, tid)["rounds"][0]
     cpu = next(t["seats"][seat]["id"] for t in now if t["room_id"] == room_id)
     assert cpu.startswith("cpu:"), now
     assert all(s["id"] != leaver.player_id for t in now for s in t["seats"])
-    # the room's seat became a CPU, seen by the others at the table
+    # the room's seat became a CPU, seen by the others at the table (the tournament tells
+    # the room, which tells them: frames on their way)
     for mate in mates:
         await wait_for(lambda m=mate: m.tables[room_id].room["seats"][seat]["cpu"])
         assert room_updates(mate, room_id, kind="seat", seat=seat)
-    assert actor.room.seats[seat].cpu and actor.room.seats[seat].player is None
+        assert mate.tables[room_id].room["seats"][seat]["player_id"] is None
     mark = len(mates[0].seen)
 
     # a rejoin is refused, and changes nothing
@@ -208,6 +149,7 @@ async def test_a_player_who_leaves_is_replaced_by_a_cpu_and_cannot_rejoin(
     if not won:
         assert stood_in[0]["eliminated_in"] == 1
     # the leaver is still told how it ended
+    await sync(leaver)
     assert status(leaver, tid)["status"] == "finished"
 
 
@@ -218,27 +160,30 @@ async def test_a_player_who_left_no_longer_sees_the_cpus_hand(harness: Harness) 
     room_id, seat = seat_of(tables, leaver.player_id)
     mate = next(p for p in at_table(players, tables, room_id) if p is not leaver)
     mate.keep = True
-    actor = services(harness).actors[room_id]
-    await Bots(players).play_until(lambda: actor.room.version >= 10)
+    await Bots(players).play_until(lambda: seen_version(mate, room_id) >= 10)
     leaver.keep = True
-    await leaver.send({"type": "tournament_leave", "tournament_id": tid})
-    await wait_for(lambda: actor.room.seats[seat].cpu)
+    await leave(leaver, tid)
     await wait_for(lambda: bool(room_updates(leaver, room_id, kind="seat", seat=seat)))
     mark = len(leaver.seen)
     seen = len(mate.seen)
     others = Bots([p for p in players if p is not leaver])
-    # play on until the next deal has been dealt at the leaver's old table
-    await others.play_until(
-        lambda: any(
-            e["type"] == "deal_started"
+
+    def next_deal() -> list[dict]:
+        return [
+            f
             for f in room_updates(mate, room_id, seen)
-            for e in f["events"]
-        )
-    )
-    await asyncio.sleep(0.05)
+            if any(e["type"] == "deal_started" for e in f["events"])
+        ]
+
+    # play on until the next deal has been dealt at the leaver's old table
+    await others.play_until(lambda: bool(next_deal()))
+    dealt = next_deal()[0]["version"]
+    await sync(leaver)  # the leaver's copy was queued with the mate's: it is here by now
+    mine = room_updates(leaver, room_id, mark)
+    assert dealt in [f["version"] for f in mine], "the leaver no longer follows the room"
     leaked = [
         f
-        for f in room_updates(leaver, room_id, mark)
+        for f in mine
         if f.get("legal") or any(e["type"] == "deal_started" and e["hand"] for e in f["events"])
     ]
     assert not leaked, f"the leaver still gets seat {seat}'s private view: {leaked[:1]}"
@@ -257,25 +202,28 @@ async def test_a_player_who_drops_is_timed_out_then_returns_and_plays_on(
     mates = [p for p in at_table(players, tables, room_id) if p is not victim]
     for mate in mates:
         mate.keep = True
-    s = services(harness)
-    room = s.actors[room_id].room
-    await Bots(players).play_until(lambda: room.version >= 10)
+    await Bots(players).play_until(lambda: seen_version(mates[0], room_id) >= 10)
+    await sync(victim)  # every action it sent has been handled
     await victim.close()
-    await wait_for(lambda: not s.sessions.get(victim.player_id))
 
-    # the others play until the table waits for the missing player
+    # the others play until the table waits for the missing player: then nothing moves
+    # but its timer (all four seats are people)
+    def waiting() -> bool:
+        views = [m.tables[room_id] for m in mates]
+        return all(v.turn == seat for v in views) and len({v.version for v in views}) == 1
+
     others = [p for p in players if p is not victim]
-    await Bots(others).play_until(
-        lambda: room.turn == seat and all(m.tables[room_id].version == room.version for m in mates)
-    )
-    version = room.version
-    await harness.advance(29)
-    assert room.version == version  # not yet
-    await harness.advance(2)
+    await Bots(others).play_until(waiting)
+    version = mates[0].tables[room_id].version
+    assert (await room_now(mates[0], room_id))["version"] == version  # idle, its timer set
+    harness.advance(29)
+    assert (await room_now(mates[0], room_id))["version"] == version  # not yet
+    harness.advance(2)
     for mate in mates:
         await wait_for(lambda m=mate: bool(room_updates(m, room_id, kind="act", by="timeout")))
         (timed_out,) = room_updates(mate, room_id, kind="act", by="timeout")
         assert timed_out["seat"] == seat and timed_out["version"] == version + 1
+        assert timed_out["deadline"] == harness.clock.wall() + 30  # acted after 30 s, not 29
 
     # back with its token: the room is listed, resumed, and it plays on
     back = await GameClient.connect(harness.url)
@@ -296,6 +244,7 @@ async def test_a_player_who_drops_is_timed_out_then_returns_and_plays_on(
     assert not any(e.startswith("cpu:") for e in entrants)
     assert not any("left" in p for p in places)
     # the returning connection was told the result as a registered player
+    await sync(back)
     assert status(back, tid).get("status") == "finished"
 
 
@@ -306,15 +255,18 @@ async def test_a_restart_in_the_middle_of_a_round_loses_no_table(harness: Harnes
     tid, _, players = await quick(harness, 8)
     tables = await started(harness, tid, players)
     round1 = [t["room_id"] for t in tables]
-    s = services(harness)
-    rooms = [s.actors[r].room for r in round1]
-    await Bots(players).play_until(lambda: all(r.version >= 25 for r in rooms))
-    versions = {r.id: r.version for r in rooms}
+
+    def latest(room_id: str) -> int:
+        return max(seen_version(p, room_id) for p in players)
+
+    await Bots(players).play_until(lambda: all(latest(r) >= 25 for r in round1))
+    await settle(players)  # every action sent is handled and seen: the tables stand still
+    versions = {r: latest(r) for r in round1}
     tokens = [p.token for p in players]
 
     await harness.restart()
-    s = services(harness)
-    assert tid in s.tournaments and set(round1) <= set(s.actors)
+    running = await harness.running()
+    assert tid in running["tournaments"] and set(round1) <= set(running["rooms"])
     back: list[GameClient] = []
     for token in tokens:
         client = await GameClient.connect(harness.url)
@@ -322,7 +274,7 @@ async def test_a_restart_in_the_middle_of_a_round_loses_no_table(harness: Harnes
         welcome = await client.hello(token=token)
         assert welcome["type"] == "welcome", welcome
         assert [r["room_id"] for r in welcome["rooms"]] in ([r] for r in round1), welcome
-        watched_status = await watched(client, tid)
+        watched_status = await tournament_now(client, tid)
         assert watched_status["status"] == "running"
         assert [t["room_id"] for t in watched_status["rounds"][0]] == round1
         for room in welcome["rooms"]:
@@ -331,7 +283,7 @@ async def test_a_restart_in_the_middle_of_a_round_loses_no_table(harness: Harnes
             )
             assert snapshot["type"] == "snapshot", snapshot
             assert snapshot["seat"] == room["seat"]
-            assert snapshot["version"] >= versions[room["room_id"]]
+            assert snapshot["version"] == versions[room["room_id"]], "an action was lost"
         back.append(client)
 
     await Bots(back).play_until(finished(back[0], tid))
@@ -368,14 +320,14 @@ async def test_too_few_players_without_fill_cancel_the_tournament(harness: Harne
     tid, _, players = await quick(harness, 3)
     for player in players:
         player.keep = True
-    await harness.advance(61)
+    harness.advance(61)
     for player in players:
         await wait_for(lambda p=player: status(p, tid).get("status") == "cancelled")
         frames = [f for f in player.seen if f["type"] == "tournament"]
         assert frames[-1]["tournament"]["status"] == "cancelled"
         assert "3 of 8" in (frames[-1]["tournament"]["reason"] or "")
         assert frames[-1]["tournament"]["rounds"] == []
-    assert not services(harness).actors  # no room was opened
+    assert (await harness.running())["rooms"] == []  # no room was opened
     late = await harness.client("late")
     before = await log_length(harness, tid)
     code = await refusal(late, {"type": "tournament_register", "tournament_id": tid})
@@ -389,14 +341,15 @@ async def test_too_few_players_without_fill_cancel_the_tournament(harness: Harne
 async def test_a_start_when_full_tournament_starts_with_the_eighth_player(
     harness: Harness,
 ) -> None:
-    actor = await services(harness).schedule_tournament("quick", 0.0, False, True, None)
-    tid = actor.t.id
-    now, wall = harness.clock.now(), harness.clock.wall()
+    tid = await schedule(harness, "quick", 0.0, start_when_full=True)
     players = [await harness.client(f"w{i}") for i in range(8)]
     await register(players[:7], tid)
-    await asyncio.sleep(0.05)
-    assert status(players[0], tid)["status"] == "scheduled" and actor.t.status == "scheduled"
-    assert status(players[0], tid)["start_at"] is None and actor.deadline is None
+    waiting = await tournament_now(players[0], tid)
+    assert waiting["status"] == "scheduled" and waiting["start_at"] is None
+    # it has no start time: however far the clock moves, it waits for the eighth player
+    harness.advance(86_400)
+    assert (await tournament_now(players[0], tid))["version"] == waiting["version"]
+    now, wall = harness.clock.now(), harness.clock.wall()
     await register(players[7:], tid)
     await wait_for(lambda: all(rooms_open(p, tid) for p in players))
     assert harness.clock.now() == now and harness.clock.wall() == wall
@@ -405,55 +358,63 @@ async def test_a_start_when_full_tournament_starts_with_the_eighth_player(
     seated = {s["id"] for t in running["rounds"][0] for s in t["seats"]}
     assert seated == {p.player_id for p in players}
     for table in running["rounds"][0]:
-        assert services(harness).actors[table["room_id"]].room.status == "playing"
+        snapshot = await room_now(players[0], table["room_id"])
+        assert snapshot["room"]["status"] == "playing", snapshot["room"]
 
 
 # -- 6. bad input: a typed error to that client, and nothing changes --------------------------
+# (refusals decided by the tournament's state, not by the database: SQLite is enough)
 
 
+@SQLITE_ONLY
 async def test_registering_twice_is_refused(harness: Harness) -> None:
     tid, _, players = await quick(harness, 2)
     watcher = await harness.client("watcher")
-    before = (await watched(watcher, tid))["version"], await log_length(harness, tid)
+    before = (await tournament_now(watcher, tid))["version"], await log_length(harness, tid)
     code = await refusal(players[0], {"type": "tournament_register", "tournament_id": tid})
     assert code == "already_registered"
-    assert ((await watched(watcher, tid))["version"], await log_length(harness, tid)) == before
-    assert len(services(harness).tournaments[tid].t.registered) == 2
+    now = await tournament_now(watcher, tid)
+    assert (now["version"], await log_length(harness, tid)) == before
+    assert sorted(e["id"] for e in now["registered"]) == sorted(p.player_id for p in players)
 
 
+@SQLITE_ONLY
 async def test_registering_when_full_or_started_is_refused(harness: Harness) -> None:
     tid, _, players = await quick(harness, 8)
     ninth = await harness.client("ninth")
     watcher = await harness.client("watcher")
-    before = (await watched(watcher, tid))["version"], await log_length(harness, tid)
+    before = (await tournament_now(watcher, tid))["version"], await log_length(harness, tid)
     code = await refusal(ninth, {"type": "tournament_register", "tournament_id": tid})
     assert code == "tournament_full"
-    assert ((await watched(watcher, tid))["version"], await log_length(harness, tid)) == before
+    assert ((await tournament_now(watcher, tid))["version"], await log_length(harness, tid)) == (
+        before
+    )
 
-    await harness.advance(61)
+    harness.advance(61)
     await wait_for(lambda: rooms_open(watcher, tid))
-    await asyncio.sleep(0.05)
-    before = (await watched(watcher, tid))["version"], await log_length(harness, tid)
+    before = (await tournament_now(watcher, tid))["version"], await log_length(harness, tid)
     code = await refusal(ninth, {"type": "tournament_register", "tournament_id": tid})
     assert code == "registration_closed"
     code = await refusal(ninth, {"type": "tournament_unregister", "tournament_id": tid})
     assert code == "not_registered"
     code = await refusal(players[0], {"type": "tournament_unregister", "tournament_id": tid})
     assert code == "registration_closed"
-    assert ((await watched(watcher, tid))["version"], await log_length(harness, tid)) == before
-    assert ninth.player_id not in services(harness).tournaments[tid].t.registered
+    now = await tournament_now(watcher, tid)
+    assert (now["version"], await log_length(harness, tid)) == before
+    assert ninth.player_id not in [e["id"] for e in now["registered"]]
 
 
+@SQLITE_ONLY
 async def test_registering_for_a_cancelled_tournament_is_refused(harness: Harness) -> None:
     tid, _, players = await quick(harness, 1)
-    await harness.advance(61)
+    harness.advance(61)
     await wait_for(lambda: status(players[0], tid).get("status") == "cancelled")
     other = await harness.client("other")
     before = await log_length(harness, tid)
     code = await refusal(other, {"type": "tournament_register", "tournament_id": tid})
     assert code == "registration_closed"
     assert await log_length(harness, tid) == before
-    row = await services(harness).store.tournament(tid)
+    row = await (await harness.store()).tournament(tid)
     assert row is not None and row.status == "cancelled"
     # watching it afterwards shows it as it ended, and changes nothing
     shown = await other.request({"type": "tournament_watch", "tournament_id": tid}, "tournament")
@@ -463,45 +424,53 @@ async def test_registering_for_a_cancelled_tournament_is_refused(harness: Harnes
     assert await log_length(harness, tid) == before
 
 
+@SQLITE_ONLY
 async def test_unregistering_when_not_registered_is_refused(harness: Harness) -> None:
     tid, _, _players = await quick(harness, 1)
     stranger = await harness.client("stranger")
-    before = (await watched(stranger, tid))["version"], await log_length(harness, tid)
+    before = (await tournament_now(stranger, tid))["version"], await log_length(harness, tid)
     code = await refusal(stranger, {"type": "tournament_unregister", "tournament_id": tid})
     assert code == "not_registered"
     code = await refusal(stranger, {"type": "tournament_leave", "tournament_id": tid})
     assert code == "not_registered"
-    assert ((await watched(stranger, tid))["version"], await log_length(harness, tid)) == before
+    assert ((await tournament_now(stranger, tid))["version"], await log_length(harness, tid)) == (
+        before
+    )
 
 
+@SQLITE_ONLY
 async def test_an_unknown_tournament_is_refused(harness: Harness) -> None:
     client = await harness.client("nobody")
     for kind in ("register", "unregister", "leave", "watch"):
         code = await refusal(client, {"type": f"tournament_{kind}", "tournament_id": "t-nope"})
         assert code == "no_such_tournament", kind
-    assert not services(harness).tournaments
+    assert (await harness.running())["tournaments"] == []
 
 
+@SQLITE_ONLY
 async def test_acting_at_a_tournament_table_without_a_seat_is_refused(harness: Harness) -> None:
-    tid, _, players = await quick(harness, 1, fill=True)
-    tables = await started(harness, tid, players)
-    room_id, seat = seat_of(tables, players[0].player_id)
-    room = services(harness).actors[room_id].room
-    await wait_for(lambda: room.turn == seat)  # the CPUs wait for the only human
-    assert room.match is not None
-    action = str(room.match.legal_actions()[0])
+    tid, _, (player,) = await quick(harness, 1, fill=True)
+    tables = await started(harness, tid, [player])
+    room_id, seat = seat_of(tables, player.player_id)
+    mine = await player.request({"type": "resume", "room_id": room_id}, "snapshot")
+    assert mine["type"] == "snapshot" and mine["seat"] == seat, mine
+    table = player.tables[room_id]
+    await wait_for(lambda: table.turn == seat and bool(table.legal))  # the CPUs wait for it
+    action, version = table.legal[0], table.version
     outsider = await harness.client("outsider")
-    version = room.version
     message = {"type": "act", "room_id": room_id, "action": action}
     assert await refusal(outsider, message) == "not_a_member"
     snapshot = await outsider.request({"type": "watch", "room_id": room_id}, "snapshot")
     assert snapshot["type"] == "snapshot" and snapshot["seat"] is None
     assert snapshot["view"]["hand"] == []
+    assert (snapshot["version"], snapshot["view"]["turn"]) == (version, seat)
     assert await refusal(outsider, message) == "not_seated"
-    assert room.version == version and room.turn == seat
+    after = await room_now(outsider, room_id)
+    assert (after["version"], after["view"]["turn"]) == (version, seat)
     # the tournament's own player may act there
-    mine = await players[0].request({"type": "resume", "room_id": room_id}, "snapshot")
+    mine = await player.request({"type": "resume", "room_id": room_id}, "snapshot")
     assert mine["seat"] == seat and action in mine["view"]["legal"]
+    assert mine["version"] == version
 
 
 # -- 7. repeat --------------------------------------------------------------------------------
@@ -512,11 +481,12 @@ async def test_a_daily_tournament_is_scheduled_again(harness: Harness, fill: boo
     lobby = await harness.client("lobby")
     lobby.keep = True
     tid, start, _ = await quick(harness, 0, fill=fill, repeat="daily")
+    await tournament_now(lobby, tid)  # someone looks at it: the server picks it up
     listing = await lobby.request({"type": "lobby_subscribe"}, "lobby")
     assert [t["id"] for t in listing["tournaments"]] == [tid]
     assert listing["tournaments"][0]["repeat"] == "daily"
 
-    await harness.advance(61)
+    harness.advance(61)
 
     def next_one() -> list[dict]:
         return [
@@ -536,9 +506,9 @@ async def test_a_daily_tournament_is_scheduled_again(harness: Harness, fill: boo
             f["type"] == "lobby_tournament_gone" and f["tournament_id"] == tid for f in lobby.seen
         )
     )
-    row = await services(harness).store.tournament(tid)
+    row = await (await harness.store()).tournament(tid)
     assert row is not None and row.status == ("finished" if fill else "cancelled")
-    drain(lobby)
+    await sync(lobby)
     listing = await lobby.request({"type": "lobby_subscribe"}, "lobby")
     assert [t["id"] for t in listing["tournaments"]] == [again["id"]]
     # it is a real tournament: it takes registrations
@@ -548,33 +518,41 @@ async def test_a_daily_tournament_is_scheduled_again(harness: Harness, fill: boo
 # -- 8. the command line ----------------------------------------------------------------------
 
 
-async def test_a_tournament_scheduled_from_the_command_line_is_listed(tmp_path: Path) -> None:
-    h = Harness(tmp_path / "cli.sqlite3", ManualClock(), {"tournament_poll": 0.1, **BOT_SETTINGS})
-    await h.start()
-    try:
-        lobby = await h.client("lobby")
-        listing = await lobby.request({"type": "lobby_subscribe"}, "lobby")
-        assert listing["tournaments"] == []
-        process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "server.cli", "tournament", "schedule", "--format", "quick",
-            "--at", "2030-01-01T10:00:00", "--fill-with-cpu", "--db", str(h.db),
-            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, cwd=ROOT,
-        )  # fmt: skip
-        out, err = await asyncio.wait_for(process.communicate(), timeout=20)
-        assert process.returncode == 0, err.decode()
-        tid = out.decode().strip()
-        assert tid and len(tid.split()) == 1, out
-        frame = await lobby.next("lobby_tournament", timeout=1.0)
-        listed = frame["tournament"]
-        assert listed["id"] == tid and listed["status"] == "scheduled"
-        assert listed["format"] == "quick" and listed["fill_with_cpu"] is True
-        assert listed["start_at"] == parse_time("2030-01-01T10:00:00") == 1893492000.0
-        assert listed["repeat"] is None and listed["size"] == 8
-        # picked up once, not again at the next poll
-        await asyncio.sleep(0.3)
-        assert list(h.server.services.tournaments) == [tid]  # type: ignore[union-attr]
-        assert lobby.frames.empty()
-    finally:
-        for client in h.clients:
-            await client.close()
-        await h.stop()
+async def test_a_tournament_scheduled_from_the_command_line_is_listed(harness: Harness) -> None:
+    harness.overrides["tournament_poll"] = 0.1  # the server looks for new ones often
+    await harness.restart()
+    lobby = await harness.client("lobby")
+    listing = await lobby.request({"type": "lobby_subscribe"}, "lobby")
+    assert listing["tournaments"] == []
+    where = harness.database
+    if "db" in where:
+        env, flags = {}, ["--db", where["db"]]
+    else:
+        env = {
+            "KLAVERJAS_DATABASE_URL": where["database_url"],
+            "KLAVERJAS_DATABASE_SCHEMA": where["database_schema"],
+        }
+        flags = []
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "server.cli", "tournament", "schedule", "--format", "quick",
+        "--at", "2030-01-01T10:00:00", "--fill-with-cpu", *flags,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, cwd=ROOT,
+        env={**os.environ, **env},
+    )  # fmt: skip
+    out, err = await asyncio.wait_for(process.communicate(), timeout=20)
+    assert process.returncode == 0, err.decode()
+    tid = out.decode().strip()
+    assert tid and len(tid.split()) == 1, out
+    frame = await lobby.next("lobby_tournament", timeout=10)  # the poller found it
+    listed = frame["tournament"]
+    assert listed["id"] == tid and listed["status"] == "scheduled"
+    assert listed["format"] == "quick" and listed["fill_with_cpu"] is True
+    assert listed["start_at"] == parse_time("2030-01-01T10:00:00") == 1893492000.0
+    assert listed["repeat"] is None and listed["size"] == 8
+    assert (await harness.running())["tournaments"] == [tid]
+    # picked up once, not again: a later poll lists a later one (polls load them in order
+    # of start time, so a second listing of the first would come before it)
+    later = await schedule(harness, "quick", listed["start_at"] + 3600)
+    frame = await lobby.next("lobby_tournament", timeout=10)
+    assert frame["tournament"]["id"] == later, frame
+    assert (await harness.running())["tournaments"] == sorted([tid, later])

@@ -8,29 +8,18 @@ import pytest
 
 from engine import Match
 from tests.server.conftest import Harness
-from tests.tournament.conftest import Bots, status
+from tests.tournament.conftest import Bots, record_of, register, schedule, status
 
 pytestmark = pytest.mark.tournament
 
 
-async def _registered(harness: Harness, tid: str, n: int, prefix: str = "p") -> list:
-    players = [await harness.client(f"{prefix}{i}") for i in range(n)]
-    for player in players:
-        reply = await player.request(
-            {"type": "tournament_register", "tournament_id": tid}, "tournament"
-        )
-        assert reply["type"] == "tournament", reply
-    return players
-
-
 async def test_a_full_quick_tournament(harness: Harness) -> None:
-    services = harness.server.services  # type: ignore[union-attr]
     start = harness.clock.wall() + 60
-    actor = await services.schedule_tournament("quick", start, False, False, None)
-    tid = actor.t.id
-    players = await _registered(harness, tid, 8)
+    tid = await schedule(harness, "quick", start)
+    players = [await harness.client(f"p{i}") for i in range(8)]
+    await register(players, tid)
     assert status(players[0], tid)["status"] == "scheduled"
-    await harness.advance(61)
+    harness.advance(61)
     bots = Bots(players)
     await bots.play_until(lambda: status(players[0], tid).get("status") == "finished")
     final = status(players[0], tid)
@@ -42,10 +31,7 @@ async def test_a_full_quick_tournament(harness: Harness) -> None:
     # every table's record is stored and ended at or past 1001 with a winner
     for tables in final["rounds"]:
         for table in tables:
-            reply = await players[0].request(
-                {"type": "get_record", "match_id": table["room_id"]}, "record"
-            )
-            match = Match.from_record(reply["record"])
+            match = await record_of(players[0], table["room_id"])
             assert max(match.totals) >= 1001 and match.winner == table["winner"]
             assert match.rules.trump_mode == "dealer" and match.rules.variant == "amsterdam"
 
@@ -60,13 +46,10 @@ def _partners(tables: list[dict]) -> dict[str, str]:
 
 
 async def test_a_full_classic_tournament_with_reshuffled_partners(harness: Harness) -> None:
-    services = harness.server.services  # type: ignore[union-attr]
-    actor = await services.schedule_tournament(
-        "classic", harness.clock.wall() + 10, False, False, None
-    )
-    tid = actor.t.id
-    players = await _registered(harness, tid, 16, prefix="c")
-    await harness.advance(11)
+    tid = await schedule(harness, "classic", harness.clock.wall() + 10)
+    players = [await harness.client(f"c{i}") for i in range(16)]
+    await register(players, tid)
+    harness.advance(11)
     await Bots(players).play_until(lambda: status(players[0], tid).get("status") == "finished")
     final = status(players[0], tid)
     rounds = final["rounds"]

@@ -1,0 +1,74 @@
+"""Domain events: what the rooms and tournaments of this node publish once it is durable.
+
+They are the extension point.  The lobby, tournaments (and later ratings, profiles and the
+daily game) subscribe to the types they care about; no actor knows its subscribers, and no
+subscriber reaches into an actor.  A finished room may be replayed after a restart or a
+takeover and publish its ending again, so every subscriber is idempotent per match.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from .logs import log
+
+E = TypeVar("E")
+Handler = Callable[[Any], Awaitable[None] | None]
+
+
+@dataclass(frozen=True, slots=True)
+class RoomChanged:
+    """A room's summary changed (a seat, readiness, away, its status): the lobby's view."""
+
+    summary: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class DealEnded:
+    room_id: str
+    tournament: str | None
+    number: int
+    totals: tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class MatchEnded:
+    """A match is over and its record is stored (``/matches/<room_id>``)."""
+
+    room_id: str
+    tournament: str | None
+    winner: int
+    totals: tuple[int, int]
+    record: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentChanged:
+    """A tournament's summary changed; ``players`` are told of it wherever they are."""
+
+    summary: dict[str, Any]
+    players: frozenset[str]
+
+
+class Events:
+    """Subscribers by event type; :meth:`publish` runs them in the order they subscribed."""
+
+    def __init__(self) -> None:
+        self._handlers: dict[type, list[Handler]] = defaultdict(list)
+
+    def subscribe(self, kind: type[E], handler: Callable[[E], Awaitable[None] | None]) -> None:
+        self._handlers[kind].append(handler)
+
+    async def publish(self, event: object) -> None:
+        """Run every subscriber of ``event``'s type.  A subscriber's failure is logged and
+        does not stop the others, nor undo what is already durable."""
+        for handler in self._handlers.get(type(event), ()):
+            try:
+                result = handler(event)
+                if result is not None:
+                    await result
+            except Exception:
+                log.exception("subscriber_failed", event=type(event).__name__)

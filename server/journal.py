@@ -1,0 +1,63 @@
+"""The fenced log: how an actor makes its changes durable, over the store.
+
+Each method returns once the write is committed.  A failure of ours never reaches the
+client as a refusal: a store that is down is :func:`~server.errors.storage_unavailable`,
+and an append whose fencing epoch is stale (another node took the actor over) is
+:func:`~server.errors.room_unavailable` and tells the router this node lost the key.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from .errors import room_unavailable, storage_unavailable
+from .logs import log
+from .store.base import Fenced, Store, StoreError
+
+
+class Journal:
+    def __init__(self, store: Store, lost: Callable[[str], None]) -> None:
+        self.store = store
+        self._lost = lost  # called with a key whose append was fenced off
+
+    async def append(self, key: str, version: int, entry: dict[str, Any], epoch: int | None):
+        try:
+            await self.store.append(key, version, entry, epoch=epoch)
+        except Fenced:
+            log.warning("fenced", key=key, epoch=epoch)
+            self._lost(key)
+            raise room_unavailable() from None
+        except StoreError as err:
+            log.error("store_append_failed", key=key, error=str(err))
+            raise storage_unavailable() from None
+
+    async def save_match(self, room_id: str, record: dict[str, Any]) -> None:
+        """Store a finished match's record once (idempotent)."""
+        try:
+            if await self.store.match(room_id) is None:
+                await self.store.save_match(room_id, room_id, record)
+        except StoreError as err:
+            log.error("save_match_failed", room_id=room_id, error=str(err))
+            raise storage_unavailable() from None
+
+    async def set_room_status(self, room_id: str, status: str) -> None:
+        try:
+            row = await self.store.room(room_id)
+            if row is not None and row.status != status:
+                await self.store.set_room_status(room_id, status)
+        except StoreError as err:
+            raise storage_unavailable() from err
+
+    async def set_tournament_status(self, tournament_id: str, status: str) -> None:
+        try:
+            await self.store.set_tournament_status(tournament_id, status)
+        except StoreError as err:
+            raise storage_unavailable() from err
+
+    async def record(self, match_id: str) -> dict[str, Any] | None:
+        """A finished match's record, if it is stored."""
+        try:
+            return await self.store.match(match_id)
+        except StoreError as err:
+            raise storage_unavailable() from err

@@ -1,0 +1,30 @@
+"""What an actor may use of the process around it: a few small interfaces, no hub.
+
+Rooms and tournaments are handed one :class:`Ports` when they are made; they never import
+the server that composes them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .clock import Clock
+    from .config import Settings
+    from .events import Events
+    from .journal import Journal
+    from .metrics import Metrics
+    from .router import Router
+
+
+@dataclass(frozen=True, slots=True)
+class Ports:
+    settings: Settings
+    clock: Clock  # deadlines and the times clients are shown
+    journal: Journal  # the fenced log: durable before anything is sent
+    router: Router  # tell another actor, wherever it runs
+    events: Events  # publish domain events once they are durable
+    names: Mapping[str, str]  # player id -> nickname, for summaries
+    metrics: Metrics

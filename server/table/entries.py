@@ -1,0 +1,129 @@
+"""A room's durable log entries: small frozen values, stored as JSON objects ``{"t": tag}``.
+
+``created`` opens every log; ``seat`` (a player, a CPU, or nobody takes a seat), ``ready``,
+``start``, ``act`` (by ``player``, ``timeout`` or ``cpu``), ``away`` (or back) and
+``closed`` follow.  :func:`decode` reads what :meth:`to_dict` wrote, and logs written
+before the entries were typed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from engine import Rules
+
+
+@dataclass(frozen=True, slots=True)
+class Created:
+    tag: ClassVar[str] = "created"
+    owner: str
+    name: str
+    rules: Rules
+    move_seconds: int
+    private: bool
+    invite_code: str | None
+    seed: int
+    tournament: str | None = None
+    seats: tuple[str | None, ...] | None = None  # a tournament table: players, None a CPU
+
+    def to_dict(self) -> dict[str, Any]:
+        entry = {
+            "t": self.tag, "owner": self.owner, "name": self.name, "rules": self.rules.to_dict(),
+            "move_seconds": self.move_seconds, "private": self.private,
+            "invite_code": self.invite_code, "seed": self.seed,
+        }  # fmt: skip
+        if self.tournament is not None:
+            entry["tournament"], entry["seats"] = self.tournament, list(self.seats or ())
+        return entry
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Created:
+        seats = d.get("seats")
+        return cls(
+            d["owner"], d["name"], Rules.from_dict(d["rules"]), d["move_seconds"], d["private"],
+            d["invite_code"], d["seed"], d.get("tournament"),
+            # logs before typed entries named a CPU entrant "cpu:<n>"
+            None if seats is None else tuple(
+                None if s is None or s.startswith("cpu:") else s for s in seats
+            ),
+        )  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class Seated:
+    """``seat`` is taken by ``player``, by a CPU, or emptied (neither)."""
+
+    tag: ClassVar[str] = "seat"
+    seat: int
+    player: str | None
+    cpu: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"t": self.tag, "seat": self.seat, "player": self.player, "cpu": self.cpu}
+
+
+@dataclass(frozen=True, slots=True)
+class Readied:
+    tag: ClassVar[str] = "ready"
+    seat: int
+    ready: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"t": self.tag, "seat": self.seat, "ready": self.ready}
+
+
+@dataclass(frozen=True, slots=True)
+class Started:
+    tag: ClassVar[str] = "start"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"t": self.tag}
+
+
+@dataclass(frozen=True, slots=True)
+class Acted:
+    """``seat`` played ``action``, decided by its ``player``, a ``timeout`` or a ``cpu``."""
+
+    tag: ClassVar[str] = "act"
+    seat: int
+    action: str
+    by: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"t": self.tag, "seat": self.seat, "action": self.action, "by": self.by}
+
+
+@dataclass(frozen=True, slots=True)
+class Away:
+    """``seat`` is marked away (the server plays for it) or back."""
+
+    tag: ClassVar[str] = "away"
+    seat: int
+    away: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"t": self.tag, "seat": self.seat, "away": self.away}
+
+
+@dataclass(frozen=True, slots=True)
+class Closed:
+    tag: ClassVar[str] = "closed"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"t": self.tag}
+
+
+Entry = Created | Seated | Readied | Started | Acted | Away | Closed
+_SIMPLE: dict[str, Any] = {c.tag: c for c in (Seated, Readied, Started, Acted, Away, Closed)}
+
+
+def decode(d: dict[str, Any]) -> Entry:
+    """The entry a stored JSON object holds; ``ValueError`` for an unknown kind."""
+    tag = d.get("t")
+    if tag == Created.tag:
+        return Created.from_dict(d)
+    cls = _SIMPLE.get(tag)  # type: ignore[arg-type]
+    if cls is None:
+        raise ValueError(f"unknown log entry {tag!r}")
+    return cls(**{k: v for k, v in d.items() if k != "t"})

@@ -1,0 +1,165 @@
+"""Rooms as a kind of actor: making them, loading them from their logs, and running a
+client's room commands in them (see :class:`server.router.ActorKind`)."""
+
+from __future__ import annotations
+
+import secrets
+import time
+from typing import TYPE_CHECKING, Any
+
+from engine import Rules
+from engine.errors import NotationError
+
+from .. import protocol as p
+from ..errors import storage_unavailable
+from ..ids import new_id, new_invite_code, normalize_code
+from ..router import ROOM, Ref
+from ..store.base import RoomRow, StoreError
+from . import entries
+from .actor import RoomActor
+from .room import LIVE, OPEN, Room
+
+if TYPE_CHECKING:
+    from ..lobby import Identity
+    from ..peer import Peer
+    from ..ports import Ports
+    from ..store.base import Store
+
+
+class Rooms:
+    """The room kind: what the router, the session and tournaments ask of rooms."""
+
+    name = ROOM
+
+    def __init__(self, ports: Ports, store: Store, identity: Identity) -> None:
+        self.ports = ports
+        self.store = store
+        self.identity = identity
+
+    # -- making rooms ----------------------------------------------------------------
+
+    async def create(self, peer: Peer, m: p.CreateRoom) -> None:
+        """A room from the lobby: its creator sits in ``m.seat``, or only watches."""
+        options = {k: v for k, v in m.rules.model_dump().items() if v is not None}
+        try:
+            rules = Rules.from_dict(options)
+        except NotationError as err:
+            raise p.ProtocolError("invalid_field", f"rules: {err}") from None
+        code = new_invite_code() if m.private else None
+        name = m.name or f"{peer.nickname}'s table"
+        first = entries.Created(
+            peer.player_id, name, rules, m.move_seconds, m.private, code, secrets.randbits(62)
+        )
+        actor = await self._open(peer.player_id, first)
+        if m.seat is not None:
+            await actor.call(lambda: actor.take_seat(peer, m.seat))  # type: ignore[arg-type]
+        else:
+            await actor.call(lambda: actor.watch(peer))
+
+    async def open_table(
+        self, tournament: str, name: str, rules: Rules, move_seconds: int,
+        seats: list[str | None],
+    ) -> str:  # fmt: skip
+        """A tournament's table: its players (None: a CPU) seated and started."""
+        first = entries.Created(
+            "system", name, rules, move_seconds, False, None, secrets.randbits(62),
+            tournament=tournament, seats=tuple(seats),
+        )  # fmt: skip
+        for player in seats:
+            if player is not None:
+                await self.identity.nickname(player)
+        actor = await self._open("system", first)
+        await actor.call(actor.begin)
+        return actor.key
+
+    async def _open(self, owner: str, first: entries.Created) -> RoomActor:
+        room_id = new_id("r")
+        row = RoomRow(room_id, owner, first.invite_code, OPEN, self.ports.clock.wall())
+        try:
+            await self.store.add_room(row, first.to_dict())
+        except StoreError:
+            raise storage_unavailable() from None
+        epoch = await self.ports.router.own(Ref(ROOM, room_id))
+        return await self._launch(Room.from_log(room_id, [first], self.away_after), epoch)
+
+    @property
+    def away_after(self) -> int:
+        return self.ports.settings.away_after
+
+    async def _launch(self, room: Room, epoch: int | None) -> RoomActor:
+        actor = RoomActor(room, self.ports)
+        actor.epoch = epoch
+        self.ports.router.hold(actor)
+        await actor.relist()
+        return actor
+
+    async def by_invite(self, code: str) -> str:
+        """The id of the room an invite code opens."""
+        try:
+            row = await self.store.room_by_invite(normalize_code(code))
+        except StoreError:
+            raise storage_unavailable() from None
+        if row is None:
+            raise p.ProtocolError("bad_invite", "no open room has that invite code")
+        return row.id
+
+    # -- the actor kind --------------------------------------------------------------
+
+    async def live(self) -> list[str]:
+        return [row.id for row in await self.store.rooms_with_status(*LIVE)]
+
+    async def load(self, key: str, epoch: int | None) -> RoomActor | None:
+        """Replay a live room's log and run it; a room that had ended meanwhile is only
+        settled (its status and record stored, its ending published again)."""
+        row = await self.store.room(key)
+        if row is None or row.status not in LIVE:
+            return None
+        log = [entries.decode(e.entry) for e in await self.store.log(key)]
+        room = Room.from_log(key, log, self.away_after)
+        for seat in room.seats:
+            if seat.player:
+                await self.identity.nickname(seat.player)
+        if not room.live:
+            await RoomActor(room, self.ports).conclude()
+            return None
+        return await self._launch(room, epoch)
+
+    async def handle(self, actor: RoomActor, peer: Peer, m: Any) -> None:
+        started = time.perf_counter()
+        match m:
+            case p.TakeSeat() | p.Watch() if m.invite_code is None and actor.room.private:
+                raise p.ProtocolError(
+                    "invite_required", "this room is private: use its invite code"
+                )
+            case p.TakeSeat():
+                await actor.call(lambda: actor.take_seat(peer, m.seat))
+            case p.Watch():
+                await actor.call(lambda: actor.watch(peer))
+            case p.Resume():
+                await actor.call(lambda: actor.resume(peer, m.version))
+            case p.LeaveRoom():
+                await actor.call(lambda: actor.leave(peer))
+            case p.AddCpu():
+                await actor.call(lambda: actor.add_cpu(peer, m.seat))
+            case p.RemoveSeat():
+                await actor.call(lambda: actor.remove(peer, m.seat))
+            case p.Ready():
+                await actor.call(lambda: actor.ready(peer, m.ready))
+            case p.Act():
+                await actor.call(lambda: actor.act(peer, m.action, m.version, started))
+            case p.Back():
+                await actor.call(lambda: actor.back(peer))
+            case p.Chat():
+                await actor.call(lambda: actor.chat(peer, m.text))
+            case _:
+                raise TypeError(f"not a room command: {type(m).__name__}")
+
+    async def absent(self, key: str, peer: Peer, m: Any) -> None:
+        if isinstance(m, p.Act | p.Back | p.Chat):
+            raise p.ProtocolError("not_a_member", f"join, watch or resume room {key!r} first")
+        if isinstance(m, p.TakeSeat | p.Watch) and m.invite_code is not None:
+            raise p.ProtocolError("bad_invite", "no open room has that invite code")
+        raise p.ProtocolError("no_such_room", f"no open room {key!r}")
+
+    def rejoin(self, actor: RoomActor, peer: Peer, since: int) -> None:
+        actor.tell(lambda: actor.rejoin(peer, since))

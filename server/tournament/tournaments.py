@@ -1,0 +1,149 @@
+"""Tournaments as a kind of actor: scheduling them, loading them from their logs, running a
+client's tournament commands in them, and hearing how their tables go."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .. import protocol as p
+from ..errors import storage_unavailable
+from ..events import DealEnded, Events, MatchEnded
+from ..messages import TableFinished, TableProgress
+from ..router import TOURNAMENT, Ref
+from ..store.base import StoreError
+from . import entries
+from .actor import Tables, TournamentActor
+from .schedule import new_tournament, next_id
+from .state import LIVE, SCHEDULED, Tournament, TournamentError
+
+if TYPE_CHECKING:
+    from ..lobby import Identity
+    from ..peer import Peer
+    from ..ports import Ports
+    from ..store.base import Store
+
+
+class Tournaments:
+    """The tournament kind: what the router, the session and the server ask of them."""
+
+    name = TOURNAMENT
+
+    def __init__(self, ports: Ports, store: Store, identity: Identity, tables: Tables) -> None:
+        self.ports = ports
+        self.store = store
+        self.identity = identity
+        self.tables = tables
+
+    def subscribe(self, events: Events) -> None:
+        """Hear how tournament tables go (rooms publish it; the tournament may run on
+        another node, so it is told through the router)."""
+        events.subscribe(DealEnded, self._deal_ended)
+        events.subscribe(MatchEnded, self._match_ended)
+
+    async def _deal_ended(self, e: DealEnded) -> None:
+        if e.tournament is not None:
+            message = TableProgress(e.room_id, e.totals)
+            await self.ports.router.tell(Ref(TOURNAMENT, e.tournament), message)
+
+    async def _match_ended(self, e: MatchEnded) -> None:
+        if e.tournament is not None:
+            message = TableFinished(e.room_id, e.winner, e.totals)
+            await self.ports.router.tell(Ref(TOURNAMENT, e.tournament), message)
+
+    # -- scheduling ----------------------------------------------------------------------
+
+    async def schedule(
+        self, fmt: str, start_at: float, fill_with_cpu: bool, start_when_full: bool,
+        repeat: str | None, tid: str | None = None,
+    ) -> TournamentActor:  # fmt: skip
+        tid, first = await new_tournament(
+            self.store, fmt, start_at, fill_with_cpu, start_when_full, repeat,
+            self.ports.clock.wall(), tid=tid,
+        )  # fmt: skip
+        epoch = await self.ports.router.own(Ref(TOURNAMENT, tid))
+        return await self._launch(Tournament.from_log(tid, [first]), epoch)
+
+    async def schedule_next(self, t: Tournament, start_at: float) -> None:
+        """The next of a repeating series, once: its id follows from the previous one, so a
+        restart between a start and this call still schedules it, and never twice."""
+        tid = next_id(t.id)
+        if tid in self.ports.router.actors or await self.store.tournament(tid) is not None:
+            return
+        await self.schedule(t.format, start_at, t.fill_with_cpu, False, t.repeat, tid=tid)
+
+    async def ensure_open_quick(self) -> None:
+        """Keep one "start when full" Quick tournament open (an operator setting), one for
+        the whole lobby whichever process makes it."""
+        if not self.ports.settings.quick_when_full:
+            return
+        async with self.ports.router.lock("quick"):
+            rows = await self.store.tournaments_with_status(SCHEDULED)
+            if not any(row.start_at == 0 for row in rows):
+                await self.schedule("quick", 0.0, False, True, None)
+
+    async def _launch(self, tournament: Tournament, epoch: int | None) -> TournamentActor:
+        actor = TournamentActor(tournament, self.ports, self.tables, self)
+        actor.epoch = epoch
+        self.ports.router.hold(actor)
+        await actor.relist()
+        return actor
+
+    # -- the actor kind ------------------------------------------------------------------
+
+    async def live(self) -> list[str]:
+        return [row.id for row in await self.store.tournaments_with_status(*LIVE)]
+
+    async def load(self, key: str, epoch: int | None) -> TournamentActor | None:
+        row = await self.store.tournament(key)
+        if row is None or row.status not in LIVE:
+            return None
+        tournament = await self._replay(key)
+        if not tournament.live:
+            await self.ports.journal.set_tournament_status(key, tournament.status)
+            return None
+        actor = await self._launch(tournament, epoch)
+        actor.tell(actor.resume)
+        return actor
+
+    async def _replay(self, key: str) -> Tournament:
+        log = [entries.decode(e.entry) for e in await self.store.log(key)]
+        tournament = Tournament.from_log(key, log)
+        for player in {*tournament.registered, *tournament.left}:
+            await self.identity.nickname(player)
+        return tournament
+
+    async def handle(self, actor: TournamentActor, peer: Peer, m: Any) -> None:
+        match m:
+            case p.TournamentRegister():
+                await actor.call(lambda: actor.register(peer))
+            case p.TournamentUnregister():
+                await actor.call(lambda: actor.unregister(peer))
+            case p.TournamentLeave():
+                await actor.call(lambda: actor.leave(peer))
+            case p.TournamentWatch():
+                await actor.call(lambda: actor.watch(peer))
+            case _:
+                raise TypeError(f"not a tournament command: {type(m).__name__}")
+
+    async def absent(self, key: str, peer: Peer, m: Any) -> None:
+        """No actor runs it: one scheduled from the command line a moment ago is loaded
+        here; an ended one is shown as it ended (to a watcher) or refuses."""
+        try:
+            row = await self.store.tournament(key)
+        except StoreError:
+            raise storage_unavailable() from None
+        if row is None:
+            raise p.ProtocolError("no_such_tournament", f"no tournament {key!r}")
+        if row.status in LIVE:
+            actor = await self.ports.router.adopt(Ref(TOURNAMENT, key))
+            if actor is not None:
+                await self.handle(actor, peer, m)
+                return
+        if isinstance(m, p.TournamentWatch):
+            final = await self._replay(key)
+            peer.send({"type": "tournament", "tournament": final.summary(self.ports.names)})  # type: ignore[arg-type]
+            return
+        raise TournamentError("registration_closed", f"the tournament is {row.status}")
+
+    def rejoin(self, actor: TournamentActor, peer: Peer, since: int) -> None:
+        actor.tell(lambda: actor.watch(peer))

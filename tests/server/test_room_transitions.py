@@ -1,0 +1,360 @@
+"""The room's state machine, without sockets: every transition and every refusal.
+
+One table of cases, like h11's state table: a room built from log entries, a command,
+and the entries it writes or the code it refuses with.  The timer's transition
+(``expire``), what the room does by itself (``follow_up``), the fold and the log codec
+are checked below the table.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import pytest
+
+from engine import Action, Rules, cards_of
+from engine.events import DealStarted, MatchEnded
+from engine.policies import RandomPolicy
+from server.table.entries import (
+    Acted,
+    Away,
+    Closed,
+    Created,
+    Entry,
+    Readied,
+    Seated,
+    Started,
+    decode,
+)
+from server.table.room import CLOSED, FINISHED, OPEN, PLAYING, Room, RoomError
+
+pytestmark = pytest.mark.server
+
+OWNER = "p0"
+FULL = [Seated(0, OWNER), Seated(1, "p1"), Seated(2, "p2"), Seated(3, "p3")]
+READY = [Readied(s, True) for s in range(4)]
+PLAYING_LOG = [*FULL, *READY, Started()]  # bidding: seat 1 (left of dealer 0) acts first
+
+
+def build(*entries: Entry, rules: Rules | None = None, away_after: int = 2) -> Room:
+    first = Created(OWNER, "table", rules or Rules(), 30, False, None, seed=7)
+    return Room.from_log("r1", [first, *entries], away_after)
+
+
+def playing(*more: Entry, rules: Rules | None = None) -> Callable[[], Room]:
+    return lambda: build(*PLAYING_LOG, *more, rules=rules)
+
+
+def with_trump(*more: Entry) -> Callable[[], Room]:
+    """Seat 1 named hearts: it leads the first trick (then ``more``)."""
+    return playing(Acted(1, "trump:h", "player"), *more)
+
+
+def legal(room: Room) -> str:
+    assert room.match is not None
+    return str(room.match.legal_actions()[0])
+
+
+def held_by(room: Room, seat: int, legal: bool) -> str:
+    """A card ``seat`` holds that it may (or may not) play now."""
+    assert room.match is not None
+    deal = room.match.deal
+    allowed = deal.legal_mask() if deal.turn == seat else 0
+    cards = [c for c in cards_of(deal.hands[seat]) if bool(allowed >> c & 1) == legal]
+    assert cards, f"with this seed seat {seat} must hold such a card"
+    return str(Action.play(cards[0]))
+
+
+def after_lead() -> Room:
+    room = with_trump()()
+    room.apply(Acted(1, legal(room), "player"))
+    return room
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str
+    room: Callable[[], Room]
+    command: Callable[[Room], list[Entry]]
+    expect: list[Entry] | str | Callable[[Room], list[Entry]]  # entries, or a refusal's code
+
+
+CASES = [
+    # take_seat
+    Case("take a free seat", build, lambda r: r.take_seat("p1", 1), [Seated(1, "p1")]),
+    Case("take a second seat", lambda: build(Seated(1, "p1")), lambda r: r.take_seat("p1", 2),
+         "already_seated"),
+    Case("take a player's seat", lambda: build(Seated(1, "p1")), lambda r: r.take_seat("p2", 1),
+         "seat_taken"),
+    Case("take a CPU's seat", lambda: build(Seated(1, None, True)), lambda r: r.take_seat("p2", 1),
+         "seat_taken"),
+    Case("take a seat once playing", playing(), lambda r: r.take_seat("p9", 0), "room_started"),
+    # leave
+    Case("leave without a seat", build, lambda r: r.leave("p1"), "not_seated"),
+    Case("leave while another player stays", lambda: build(Seated(0, OWNER), Seated(1, "p1")),
+         lambda r: r.leave("p1"), [Seated(1, None)]),
+    Case("the last player leaves: closed", lambda: build(Seated(1, "p1"), Seated(2, None, True)),
+         lambda r: r.leave("p1"), [Seated(1, None), Closed()]),
+    Case("leave a running match", playing(), lambda r: r.leave("p1"), "match_running"),
+    # add_cpu
+    Case("the owner adds a CPU", build, lambda r: r.add_cpu(OWNER, 3), [Seated(3, None, True)]),
+    Case("another adds a CPU", build, lambda r: r.add_cpu("p1", 3), "not_owner"),
+    Case("a CPU on a taken seat", lambda: build(Seated(3, "p3")), lambda r: r.add_cpu(OWNER, 3),
+         "seat_taken"),
+    Case("a CPU once playing", playing(), lambda r: r.add_cpu(OWNER, 3), "room_started"),
+    # remove
+    Case("the owner removes a player", lambda: build(Seated(2, "p2")),
+         lambda r: r.remove(OWNER, 2), [Seated(2, None)]),
+    Case("the owner removes a CPU", lambda: build(Seated(2, None, True)),
+         lambda r: r.remove(OWNER, 2), [Seated(2, None)]),
+    Case("another removes", lambda: build(Seated(2, "p2")), lambda r: r.remove("p1", 2),
+         "not_owner"),
+    Case("remove an empty seat", build, lambda r: r.remove(OWNER, 2), "seat_empty"),
+    Case("the owner removes itself", lambda: build(Seated(0, OWNER)), lambda r: r.remove(OWNER, 0),
+         "cannot_remove_self"),
+    Case("remove once playing", playing(), lambda r: r.remove(OWNER, 2), "room_started"),
+    # ready
+    Case("ready", lambda: build(Seated(1, "p1")), lambda r: r.ready("p1", True),
+         [Readied(1, True)]),
+    Case("not ready", lambda: build(Seated(1, "p1")), lambda r: r.ready("p1", False),
+         [Readied(1, False)]),
+    Case("ready without a seat", build, lambda r: r.ready("p1", True), "not_seated"),
+    Case("ready once playing", playing(), lambda r: r.ready("p1", True), "room_started"),
+    # act
+    Case("act before the match", lambda: build(Seated(1, "p1")),
+         lambda r: r.act("p1", "pass", None), "not_playing"),
+    Case("act without a seat", playing(), lambda r: r.act("p9", "pass", None), "not_seated"),
+    Case("act at a stale version", playing(), lambda r: r.act("p1", "pass", r.version - 1),
+         "stale_version"),
+    Case("act at the table's version", playing(), lambda r: r.act("p1", "pass", r.version),
+         [Acted(1, "pass", "player")]),
+    Case("act in bad notation", playing(), lambda r: r.act("p1", "zz", None), "bad_notation"),
+    Case("act out of turn", playing(), lambda r: r.act("p2", "pass", None), "not_your_turn"),
+    Case("a card while trump is chosen", playing(), lambda r: r.act("p1", "Jh", None),
+         "wrong_phase"),
+    Case("pass when a suit must be named", playing(rules=Rules(trump_mode="forced")),
+         lambda r: r.act("p1", "pass", None), "illegal_action"),
+    Case("a card not in the hand", with_trump(), lambda r: r.act("p1", held_by(r, 2, False), None),
+         "card_not_in_hand"),
+    Case("a card the rules forbid", after_lead, lambda r: r.act("p2", held_by(r, 2, False), None),
+         "illegal_card"),
+    Case("a card the rules allow", after_lead, lambda r: r.act("p2", held_by(r, 2, True), None),
+         lambda r: [Acted(2, held_by(r, 2, True), "player")]),
+    Case("act while away: back first", playing(Away(1, True)), lambda r: r.act("p1", "pass", None),
+         [Away(1, False), Acted(1, "pass", "player")]),
+    # back and resume
+    Case("back without a seat", playing(), lambda r: r.back("p9"), "not_seated"),
+    Case("back when not away", playing(), lambda r: r.back("p1"), []),
+    Case("back when away", playing(Away(2, True)), lambda r: r.back("p2"), [Away(2, False)]),
+    Case("resume a seat that is away", playing(Away(2, True)), lambda r: r.resume("p2"),
+         [Away(2, False)]),
+    Case("resume a seat that is not away", playing(), lambda r: r.resume("p2"), []),
+    Case("resume as a spectator", playing(), lambda r: r.resume("p9"), []),
+    # replace_with_cpu (a tournament player abandoned)
+    Case("a player is replaced", playing(), lambda r: r.replace_with_cpu("p2"),
+         [Seated(2, None, True)]),
+    Case("nobody to replace", playing(), lambda r: r.replace_with_cpu("p9"), []),
+]  # fmt: skip
+
+
+def state(room: Room) -> tuple:
+    seats = [dataclasses.astuple(s) for s in room.seats]
+    match = room.match.actions[:] if room.match is not None else None
+    return room.version, room.status, seats, match
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_transition(case: Case) -> None:
+    room = case.room()
+    if isinstance(case.expect, str):
+        before = state(room)
+        with pytest.raises(RoomError) as refused:
+            case.command(room)
+        assert refused.value.code == case.expect
+        assert state(room) == before  # a refusal changes nothing
+        return
+    expect = case.expect(room) if callable(case.expect) else case.expect
+    before = room.version
+    entries = case.command(room)
+    assert entries == expect
+    assert room.version == before  # a transition only says what to write
+    for entry in entries:
+        room.apply(entry)
+    assert room.version == before + len(entries)
+
+
+# -- expire: the decision due ran out of time, or is a CPU's ---------------------------------
+
+
+def test_nothing_expires_outside_a_match() -> None:
+    assert build(Seated(1, "p1")).expire(RandomPolicy()) == []
+
+
+def test_a_cpu_decides_a_legal_action() -> None:
+    room = build(Seated(0, OWNER), Seated(1, None, True), *FULL[2:], *READY, Started())
+    assert room.match is not None
+    legal = {str(a) for a in room.match.legal_actions()}
+    (entry,) = room.expire(RandomPolicy())
+    assert isinstance(entry, Acted) and (entry.seat, entry.by) == (1, "cpu")
+    assert entry.action in legal
+
+
+def test_an_expired_decision_is_the_same_on_every_replay() -> None:
+    """Seeded by the room's seed and version: a replay (or another node) decides alike."""
+    decisions = {str(playing()().expire(RandomPolicy())) for _ in range(5)}
+    assert len(decisions) == 1
+    later = playing(Acted(1, "pass", "player"), Acted(2, "pass", "player"))()
+    assert later.turn == 3 and later.expire(RandomPolicy())[0].seat == 3  # type: ignore[union-attr]
+
+
+def test_timeouts_in_a_row_mark_the_seat_away() -> None:
+    room = playing()()
+    (first,) = room.expire(RandomPolicy())
+    assert (first.seat, first.by) == (1, "timeout")  # type: ignore[union-attr]
+    # seat 1 passes on a timeout, the others pass: all four passed, seat 1 must name trump
+    for entry in (Acted(1, "pass", "timeout"), *(Acted(s, "pass", "player") for s in (2, 3, 0))):
+        room.apply(entry)
+    assert room.turn == 1 and room.seats[1].timeouts == 1
+    acted, away = room.expire(RandomPolicy())
+    assert (acted.seat, acted.by) == (1, "timeout") and away == Away(1, True)  # type: ignore[union-attr]
+
+
+def test_away_after_is_a_setting() -> None:
+    room = build(*PLAYING_LOG, away_after=1)
+    assert [type(e) for e in room.expire(RandomPolicy())] == [Acted, Away]
+
+
+def test_a_seat_that_is_away_is_played_by_the_cpu() -> None:
+    (entry,) = playing(Away(1, True))().expire(RandomPolicy())
+    assert (entry.seat, entry.by) == (1, "cpu")  # type: ignore[union-attr]
+
+
+def test_waiting_on_names_the_seat_and_who_decides() -> None:
+    assert build().waiting_on() is None
+    assert playing()().waiting_on() == (1, False)
+    assert playing(Away(1, True))().waiting_on() == (1, True)
+
+
+# -- follow_up: what the room does by itself ----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("entries", "starts"),
+    [
+        ([], False),
+        (FULL[:3], False),
+        (FULL, False),  # nobody ready
+        ([*FULL, *READY[:3]], False),
+        ([*FULL, *READY], True),
+        ([*FULL[:3], Seated(3, None, True), *READY[:3]], True),  # a CPU is always ready
+        (PLAYING_LOG, False),  # already started
+    ],
+    ids=["empty", "three seated", "four not ready", "three ready", "all ready", "a CPU",
+         "playing"],
+)  # fmt: skip
+def test_the_room_starts_itself_once_full_and_ready(entries: list[Entry], starts: bool) -> None:
+    assert build(*entries).follow_up() == (Started() if starts else None)
+
+
+def test_a_tournament_table_is_seated_and_ready_from_its_first_entry() -> None:
+    first = Created("system", "t", Rules(), 30, False, None, 7, "t1", ("a", None, "b", None))
+    room = Room.from_log("r1", [first])
+    assert [(s.player, s.cpu, s.ready) for s in room.seats] == [
+        ("a", False, True), (None, True, True), ("b", False, True), (None, True, True),
+    ]  # fmt: skip
+    assert room.follow_up() == Started()
+
+
+# -- the fold ------------------------------------------------------------------------------
+
+
+def test_an_emptied_seat_asks_everyone_to_confirm_again() -> None:
+    room = build(*FULL, *READY[:3])
+    room.apply(Seated(3, None, True))  # a CPU sits: readiness stays
+    assert [s.ready for s in room.seats] == [True, True, True, False]
+    room.apply(Seated(2, None))
+    assert [s.ready for s in room.seats] == [False, False, False, False]
+
+
+def test_timeouts_count_in_a_row() -> None:
+    room = playing()()
+    room.apply(Acted(1, "pass", "timeout"))
+    room.apply(Acted(2, "pass", "timeout"))
+    assert [s.timeouts for s in room.seats] == [0, 1, 1, 0]
+    room.apply(Acted(3, "pass", "cpu"))  # a CPU's move leaves the count alone
+    room.apply(Acted(0, "pass", "player"))
+    assert [s.timeouts for s in room.seats] == [0, 1, 1, 0]
+    room.apply(Acted(1, "trump:h", "player"))  # the player's own move resets it
+    assert room.seats[1].timeouts == 0
+    room.apply(Away(2, True))
+    room.apply(Away(2, False))  # back: a fresh start
+    assert (room.seats[2].away, room.seats[2].timeouts) == (False, 0)
+
+
+def test_start_deals_and_a_finished_match_finishes_the_room() -> None:
+    room = build(*FULL, *READY, rules=Rules(end="deals", end_value=1))
+    events = room.apply(Started())
+    assert room.status == PLAYING and [type(e) for e in events] == [DealStarted]
+    ended = []
+    while room.status == PLAYING:
+        assert room.match is not None
+        ended += room.apply(Acted(room.turn, str(room.match.legal_actions()[0]), "player"))  # type: ignore[arg-type]
+    assert room.status == FINISHED and room.turn is None
+    assert any(isinstance(e, MatchEnded) for e in ended)
+
+
+def test_closed_closes_and_an_entry_out_of_place_is_refused() -> None:
+    room = build(Seated(1, "p1"))
+    room.apply(Closed())
+    assert room.status == CLOSED and not room.live
+    with pytest.raises(ValueError, match="unexpected"):
+        build().apply(Created(OWNER, "again", Rules(), 30, False, None, 1))
+    with pytest.raises(ValueError, match="created"):
+        Room.from_log("r1", [Seated(0, OWNER)])
+
+
+def test_the_summary_shows_seats_never_cards() -> None:
+    room = playing(Away(2, True))()
+    summary = room.summary({OWNER: "Ann", "p1": "Bob"})
+    assert summary["status"] == PLAYING and summary["totals"] == [0, 0]
+    seats = summary["seats"]
+    assert [s["nickname"] for s in seats] == ["Ann", "Bob", None, None]
+    assert [s["away"] for s in seats] == [False, False, True, False]
+    assert room.match is not None
+    hands = {str(Action.play(c)) for h in room.match.deal.hands for c in cards_of(h)}
+    assert not hands & set(str(summary).replace("'", " ").split())
+    assert build().status == OPEN
+
+
+# -- the log's codec -----------------------------------------------------------------------
+
+EVERY_ENTRY: list[Entry] = [
+    Created(OWNER, "t", Rules(variant="rotterdam", end="deals", end_value=16), 20, True,
+            "ABCDE12345", 99),
+    Created("system", "t", Rules(), 30, False, None, 5, "t_1", ("a", None, "b", "c")),
+    Seated(1, "p1"), Seated(2, None, True), Seated(3, None), Readied(0, True), Started(),
+    Acted(1, "Jh", "timeout"), Away(2, True), Closed(),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("entry", EVERY_ENTRY, ids=lambda e: type(e).__name__)
+def test_every_entry_reads_back_as_written(entry: Entry) -> None:
+    stored = entry.to_dict()
+    assert stored["t"] == entry.tag
+    assert decode(stored) == entry
+
+
+def test_logs_written_before_typed_entries_still_replay() -> None:
+    old = {
+        "t": "created", "owner": "system", "name": "t", "rules": Rules().to_dict(),
+        "move_seconds": 30, "private": False, "invite_code": None, "seed": 1,
+        "tournament": "t_1", "seats": ["p_a", "cpu:3", "p_b", "cpu:4"],
+    }  # fmt: skip
+    assert decode(old).seats == ("p_a", None, "p_b", None)  # type: ignore[union-attr]
+
+
+def test_an_unknown_entry_is_refused() -> None:
+    with pytest.raises(ValueError, match="unknown log entry"):
+        decode({"t": "teleport"})

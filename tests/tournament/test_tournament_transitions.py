@@ -1,0 +1,325 @@
+"""The tournament's state machine, without sockets: every transition and every refusal.
+
+One table of cases (a tournament built from log entries, a command, the entries it writes
+or the code it refuses with), then advancement, places, the live scores and the log codec.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import pytest
+
+from server.tournament.entries import (
+    Cancelled,
+    Created,
+    Entry,
+    Finished,
+    Left,
+    Registered,
+    Round,
+    TableFinished,
+    TableRoom,
+    Unregistered,
+    decode,
+)
+from server.tournament.state import (
+    CANCELLED,
+    FINISHED,
+    FORMATS,
+    RUNNING,
+    SCHEDULED,
+    Tournament,
+    TournamentError,
+    cpu_entrant,
+    is_cpu,
+)
+
+pytestmark = pytest.mark.tournament
+
+START = 1_000.0
+PLAYERS = [f"p{i}" for i in range(8)]
+
+
+def quick(*entries: Entry, fill: bool = False, when_full: bool = False, repeat=None) -> Tournament:
+    first = Tournament.created("quick", 0.0 if when_full else START, fill, when_full, repeat, 5)
+    return Tournament.from_log("t1", [first, *entries])
+
+
+def registered(n: int) -> list[Entry]:
+    return [Registered(p) for p in PLAYERS[:n]]
+
+
+def running(*more: Entry) -> Callable[[], Tournament]:
+    """Eight players registered and round 1 seated (rooms r0 and r1)."""
+
+    def make() -> Tournament:
+        t = quick(*registered(8))
+        for entry in t.start(START):
+            t.apply(entry)
+        t.apply(TableRoom(0, "r0"))
+        t.apply(TableRoom(1, "r1"))
+        for entry in more:
+            t.apply(entry)
+        return t
+
+    return make
+
+
+def seated(t: Tournament, table: int, seat: int) -> str:
+    return t.current[table].seats[seat]
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str
+    tournament: Callable[[], Tournament]
+    command: Callable[[Tournament], list[Entry]]
+    expect: list[Entry] | str | Callable[[Tournament], list[Entry]]
+
+
+CASES = [
+    # register
+    Case("register", quick, lambda t: t.register("p0"), [Registered("p0")]),
+    Case("register twice", lambda: quick(*registered(1)), lambda t: t.register("p0"),
+         "already_registered"),
+    Case("register when full", lambda: quick(*registered(8)), lambda t: t.register("p9"),
+         "tournament_full"),
+    Case("register once running", running(), lambda t: t.register("p9"), "registration_closed"),
+    Case("register after abandoning", running(Left("p3", cpu_entrant(8))),
+         lambda t: t.register("p3"), "abandoned"),
+    Case("register when cancelled", lambda: quick(Cancelled("why")), lambda t: t.register("p0"),
+         "registration_closed"),
+    # unregister
+    Case("unregister", lambda: quick(*registered(2)), lambda t: t.unregister("p1"),
+         [Unregistered("p1")]),
+    Case("unregister unregistered", quick, lambda t: t.unregister("p1"), "not_registered"),
+    Case("unregister once running", running(), lambda t: t.unregister("p1"),
+         "registration_closed"),
+    # leave
+    Case("leave before the start: unregistered", lambda: quick(*registered(2)),
+         lambda t: t.leave("p1"), [Unregistered("p1")]),
+    Case("leave before the start, unregistered", quick, lambda t: t.leave("p1"), "not_registered"),
+    Case("leave while playing: a CPU takes over", running(), lambda t: t.leave("p3"),
+         [Left("p3", cpu_entrant(8))]),
+    Case("a second leaver gets the next CPU", running(Left("p3", cpu_entrant(8))),
+         lambda t: t.leave("p4"), [Left("p4", cpu_entrant(9))]),
+    Case("leave without playing", running(), lambda t: t.leave("p9"), "not_playing"),
+    Case("leave when eliminated", running(), lambda t: (
+        [t.apply(e) for e in t.table_finished("r0", 0, (1001, 500))],
+        t.leave(seated(t, 0, 1)))[1], "not_playing"),
+    Case("leave a finished tournament", running(), lambda t: (
+        t.apply(Finished()), t.leave("p0"))[1], "not_playing"),
+    # start
+    Case("not due yet", lambda: quick(*registered(8)), lambda t: t.start(START - 1), []),
+    Case("due, too few, no CPUs: cancelled", lambda: quick(*registered(3)),
+         lambda t: t.start(START), [Cancelled("only 3 of 8 registered")]),
+    Case("due, too few, CPUs fill", lambda: quick(*registered(3), fill=True),
+         lambda t: [type(e)(e.number, ()) for e in t.start(START)], [Round(1, ())]),  # type: ignore[attr-defined]
+    Case("start when full: not yet", lambda: quick(*registered(7), when_full=True),
+         lambda t: t.start(10**12), []),
+    Case("start when full: full", lambda: quick(*registered(8), when_full=True),
+         lambda t: [type(e)(e.number, ()) for e in t.start(0)], [Round(1, ())]),  # type: ignore[attr-defined]
+    Case("start once running", running(), lambda t: t.start(10**12), []),
+    # a table's room and its end
+    Case("a table gets its room", lambda: running()(), lambda t: t.table_room(1, "r9"),
+         [TableRoom(1, "r9")]),
+    Case("a table finishes", running(), lambda t: t.table_finished("r1", 1, (700, 1010)),
+         [TableFinished(1, 1, (700, 1010))]),
+    Case("a table finishes twice: once", running(TableFinished(1, 1, (700, 1010))),
+         lambda t: t.table_finished("r1", 1, (700, 1010)), []),
+    Case("a room that is no table", running(), lambda t: t.table_finished("r7", 0, (1, 0)), []),
+    # advance
+    Case("advance mid-round", running(TableFinished(0, 0, (1001, 9))), lambda t: t.advance(), []),
+    Case("advance before the start", lambda: quick(*registered(8)), lambda t: t.advance(), []),
+    Case("the last round done: finished", running(
+        TableFinished(0, 0, (1001, 9)), TableFinished(1, 1, (9, 1001)),
+        Round(2, (("p0", "p1", "p2", "p3"),)), TableRoom(0, "r2"), TableFinished(0, 1, (5, 1001)),
+    ), lambda t: t.advance(), [Finished()]),
+]  # fmt: skip
+
+
+def state(t: Tournament) -> tuple:
+    return (
+        t.version, t.status, list(t.registered), list(t.left), dict(t.replaced),
+        [[dataclasses.astuple(table) for table in tables] for tables in t.rounds],
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_transition(case: Case) -> None:
+    t = case.tournament()
+    if isinstance(case.expect, str):
+        with pytest.raises(TournamentError) as refused:
+            case.command(t)
+        assert refused.value.code == case.expect
+        return
+    before = state(t)
+    entries = case.command(t)
+    assert entries == (case.expect(t) if callable(case.expect) else case.expect)
+    assert state(t) == before  # a transition only says what to write
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if isinstance(c.expect, str)],
+                         ids=lambda c: c.name)  # fmt: skip
+def test_a_refusal_changes_nothing(case: Case) -> None:
+    t = case.tournament()
+    probe = {"p0", "p1", "p3", "p9"}  # the players the cases refuse
+    for player in probe:
+        before = state(t)
+        for command in (t.register, t.unregister, t.leave):
+            try:
+                command(player)
+            except TournamentError:
+                assert state(t) == before
+
+
+def test_round_one_fills_with_cpus_and_seats_everyone_once() -> None:
+    t = quick(*registered(3), fill=True)
+    (entry,) = t.start(START)
+    assert isinstance(entry, Round) and entry.number == 1
+    seats = [e for table in entry.tables for e in table]
+    assert len(entry.tables) == FORMATS["quick"].tables[0] == 2
+    assert sorted(e for e in seats if not is_cpu(e)) == PLAYERS[:3]
+    assert sorted(e for e in seats if is_cpu(e)) == sorted(cpu_entrant(i) for i in range(5))
+    assert Tournament.from_log("t1", [*_log(t), entry]).status == RUNNING
+
+
+def _log(t: Tournament) -> list[Entry]:
+    first = Tournament.created(t.format, t.start_at, t.fill_with_cpu, t.start_when_full,
+                               t.repeat, t.seed)  # fmt: skip
+    return [first, *(Registered(p) for p in t.registered)]
+
+
+def test_winners_advance_with_new_partners() -> None:
+    t = running()()
+    for entry in [*t.table_finished("r0", 0, (1001, 9)), *t.table_finished("r1", 1, (9, 1001))]:
+        t.apply(entry)
+    winners = sorted([*t.current[0].team(0), *t.current[1].team(1)])
+    (entry,) = t.advance()
+    assert isinstance(entry, Round) and entry.number == 2
+    (table,) = entry.tables
+    assert sorted(table) == winners
+    old = {frozenset(t.current[0].team(0)), frozenset(t.current[1].team(1))}
+    new = {frozenset((table[0], table[2])), frozenset((table[1], table[3]))}
+    assert not old & new, "partners are reshuffled between rounds"
+    assert t.advance() == [entry]  # the same seating from the same seed (a replay agrees)
+
+
+def test_places_and_prizes() -> None:
+    t = running()()
+    for entry in [
+        *t.table_finished("r0", 0, (1001, 9)), *t.table_finished("r1", 1, (9, 1001)),
+    ]:  # fmt: skip
+        t.apply(entry)
+    out0, out1 = t.current[0].team(1), t.current[1].team(0)
+    for entry in t.advance():
+        t.apply(entry)
+    t.apply(TableRoom(0, "r2"))
+    t.apply(TableFinished(0, 1, (500, 1001)))
+    assert t.places() == []  # not finished yet
+    t.apply(Finished())
+    final = t.current[0]
+    places = {p["entrant"]: (p["place"], p.get("prize")) for p in t.places()}
+    assert {e: places[e] for e in final.team(1)} == {e: (1, "grand") for e in final.team(1)}
+    assert {e: places[e] for e in final.team(0)} == {e: (2, "second") for e in final.team(0)}
+    assert {e: places[e][0] for e in [*out0, *out1]} == {e: 3 for e in [*out0, *out1]}
+    assert t.status == FINISHED and not t.live
+
+
+def test_a_cpu_takes_no_prize_and_names_the_player_it_replaced() -> None:
+    t = running()()
+    leaver = seated(t, 0, 0)
+    t.apply(t.leave(leaver)[0])
+    assert leaver in t.left and leaver not in t.entrants()
+    cpu = t.replaced[leaver]
+    assert t.current[0].seats[0] == cpu and t.current[0].players[0] is None
+    for entry in [*t.table_finished("r0", 0, (1001, 9)), *t.table_finished("r1", 0, (1001, 9))]:
+        t.apply(entry)
+    for entry in t.advance():
+        t.apply(entry)
+    t.apply(TableRoom(0, "r2"))
+    final = t.current[0]
+    winner = 0 if cpu in final.team(0) else 1
+    t.apply(TableFinished(0, winner, (1001, 0)))
+    t.apply(Finished())
+    (row,) = [p for p in t.places() if p["entrant"] == cpu]
+    assert row["prize"] is None and row["left"] == leaver
+
+
+def test_live_scores_of_running_tables_only() -> None:
+    t = running(TableFinished(0, 0, (1001, 9)))()
+    assert t.progress("r1", (120, 42)) and t.current[1].totals == [120, 42]
+    assert not t.progress("r0", (1, 1)) and t.current[0].totals == [1001, 9]
+    assert not t.progress("r9", (1, 1))
+
+
+def test_unhosted_tables_and_where_a_player_plays() -> None:
+    t = quick(*registered(8))
+    assert t.unhosted() == []
+    for entry in t.start(START):
+        t.apply(entry)
+    assert t.unhosted() == [0, 1]
+    t.apply(TableRoom(0, "r0"))
+    assert t.unhosted() == [1]
+    player = seated(t, 0, 2)
+    assert t.playing_at(player) == "r0"
+    t.apply(TableFinished(0, 0, (1001, 0)))
+    assert t.playing_at(player) is None and t.playing_at("p9") is None
+
+
+@pytest.mark.parametrize(("repeat", "status", "expect"), [
+    (None, RUNNING, None), ("daily", SCHEDULED, None), ("daily", RUNNING, START + 86400),
+    ("hourly", RUNNING, START + 3600),
+])  # fmt: skip
+def test_the_next_of_a_series_starts_a_period_later(repeat, status, expect) -> None:
+    t = quick(*registered(8), repeat=repeat)
+    if status == RUNNING:
+        for entry in t.start(START):
+            t.apply(entry)
+    assert t.next_start() == expect
+
+
+def test_a_cancelled_tournament_says_why() -> None:
+    t = quick(*registered(2))
+    for entry in t.start(START):
+        t.apply(entry)
+    assert (t.status, t.reason, t.live) == (CANCELLED, "only 2 of 8 registered", False)
+    assert t.summary()["reason"] == "only 2 of 8 registered"
+
+
+def test_bad_formats_and_repeats_are_refused() -> None:
+    with pytest.raises(TournamentError) as bad:
+        Tournament.created("marathon", 0, False, False, None, 1)
+    assert bad.value.code == "bad_format"
+    with pytest.raises(TournamentError) as bad:
+        Tournament.created("quick", 0, False, False, "weekly", 1)
+    assert bad.value.code == "bad_repeat"
+
+
+def test_the_fold_refuses_an_entry_out_of_place() -> None:
+    with pytest.raises(ValueError, match="unexpected"):
+        quick().apply(Created("quick", 0, False, False, None, 1))
+    with pytest.raises(ValueError, match="created"):
+        Tournament.from_log("t1", [Registered("p0")])
+
+
+EVERY_ENTRY: list[Entry] = [
+    Created("classic", 123.5, True, False, "daily", 77), Registered("p1"), Unregistered("p1"),
+    Cancelled("only 1 of 16 registered"), Round(2, (("a", "b", "c", "cpu:3"),)),
+    TableRoom(1, "r_x"), TableFinished(0, 1, (900, 1010)), Left("p2", "cpu:17"), Finished(),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("entry", EVERY_ENTRY, ids=lambda e: type(e).__name__)
+def test_every_entry_reads_back_as_written(entry: Entry) -> None:
+    stored = entry.to_dict()
+    assert stored["t"] == entry.tag
+    assert decode(stored) == entry
+
+
+def test_an_unknown_entry_is_refused() -> None:
+    with pytest.raises(ValueError, match="unknown tournament entry"):
+        decode({"t": "bribe"})
