@@ -1,0 +1,80 @@
+"""More of the heuristic player's rules of thumb, each in a position where it decides:
+naming trump by strength, leading trumps and winners, and the last player's choice."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import Action, Rules, TrumpMode
+from tests.engine.test_heuristic import HEARTS, act, choosing, playing
+
+pytestmark = pytest.mark.engine
+
+FORCED = Rules(trump_mode=TrumpMode.FORCED)
+
+
+def test_of_two_equally_strong_suits_it_names_the_lower() -> None:
+    """Hearts and spades score alike (ace, king, two cards, the other ace on the side)."""
+    match = choosing(FORCED, s0="7c 8c 7d 8d Ah Kh As Ks")
+    assert act(match) == Action.parse("trump:h")
+
+
+def test_aces_count_on_the_side_not_twice_in_trump() -> None:
+    """Forced to name trump: the king's clubs (two aces on the side) beat the ace's hearts
+    (one ace on the side), since an ace in trump is worth no more than one beside it."""
+    match = choosing(FORCED, s0="Ah 7h 8h Kc 7c 8c Ad 7s")
+    assert act(match) == Action.parse("trump:c")
+
+
+def test_pulls_trumps_with_the_highest_sure_trump() -> None:
+    """Jack, nine and ace of trump are all sure winners: the jack goes first."""
+    match = playing(HEARTS, 0, s0="Jh 9h Ah 7c 8c 7d 8d 7s")
+    assert act(match) == Action.parse("Jh")
+
+
+@pytest.mark.parametrize(
+    ("hand", "card"),
+    [("9h Kh Ah 7c 8c 7d 8d 7s", "Kh"), ("9h Kh Ac 7c 8c 7d 8d 7s", "Kh")],
+)
+def test_pulls_trumps_with_its_lowest_trump_without_a_sure_one(hand: str, card: str) -> None:
+    """No sure trump (the jack is out): the lowest by trump order, king below ace and nine."""
+    match = playing(HEARTS, 0, s0=hand)
+    assert act(match) == Action.parse(card)
+
+
+def test_cashes_the_trump_ace_before_a_plain_ten() -> None:
+    """The opponents are out of trumps; of its sure winners (trump ace and nine, the ten of
+    clubs once the ace went) the playing side cashes an ace first."""
+    match = playing(
+        HEARTS,
+        0,
+        "Jh Ac 7h Js",
+        s0="Jh Ah 9h Tc 7d 8d 7s 8s",
+        s1="Ac Kc Qc Jc 9d Td Jd 9s",
+        s2="7h 8h Th Qh Kh 8c 7c 9c",
+        s3="Js Ts Qs Ks As Qd Kd Ad",
+    )
+    assert match.turn == 0
+    assert act(match) == Action.parse("Ah")
+
+
+def test_leads_from_its_shortest_suit() -> None:
+    """Defending with nothing sure: the seven of the suit it holds alone, not of a long one."""
+    match = playing(HEARTS, 1, s0="7c 8c 9c Qc 7d Ks 7h 8h")
+    assert act(match) == Action.parse("7d")
+
+
+def test_last_player_wins_with_the_card_worth_most() -> None:
+    """Last to play on an opponent's king: the ace and the ten both win, and whichever stays
+    is then the top club; the ace brings one point more."""
+    match = playing(
+        HEARTS,
+        1,
+        "Kc 7c 8c",
+        s0="Kc 9c 7d 8d 9d 7s 8s 9s",
+        s1="7c Jc Qc Td Jd Qd Ts Js",
+        s2="8c Kd Ad Qs Ks As 7h 8h",
+        s3="Ac Tc 9h Th Jh Qh Kh Ah",
+    )
+    assert match.turn == 3
+    assert act(match) == Action.parse("Ac")
