@@ -206,6 +206,10 @@ def main() -> None:
         if not args.report and (again or not (args.again or args.retest)):
             prepare(target, fresh=not again)
             seconds = run(target, again, args.children)
+            # A changed function gets new mutants, under names the list may not hold.
+            unrun = [n for o in results(target).values() for n, r in o.items() if r == "not run"]
+            if again and unrun:
+                seconds += run(target, unrun, args.children)
             print(f"\n{target.name}: {seconds:.0f} s wall time")
         figures[target.name] = report(target, args.show)
     if args.json:
