@@ -78,3 +78,35 @@ def test_last_player_wins_with_the_card_worth_most() -> None:
     )
     assert match.turn == 3
     assert act(match) == Action.parse("Ac")
+
+
+def test_behind_a_partner_whose_ace_is_not_sure_it_keeps_its_points() -> None:
+    """The partner's ace of clubs wins unless the last player, who may hold clubs and
+    trumps, trumps it: no smearing the ten (or the ace) of diamonds, a spare card instead."""
+    match = playing(
+        HEARTS,
+        0,
+        "Ac 8c",
+        s0="Ac Kc Qc 7d 8d 9d Jd Kd",
+        s1="8c 7c 9s Ts Js Qs Ks As",
+        s2="Ad Td Qd 8h 9h Th 7s 8s",
+        s3="Tc Jc 9c 7h Jh Qh Kh Ah",
+    )
+    assert match.turn == 2
+    assert act(match) == Action.parse("7s")
+
+
+def test_keeps_the_nine_of_trump_for_a_trick_worth_more() -> None:
+    """An opponent leads the seven of trump: the nine (or jack) would win a trick worth
+    nothing, so the eight, the cheapest trump above the seven, goes instead."""
+    match = playing(
+        HEARTS,
+        1,
+        "7h",
+        s0="7h Ah Th 7c 8c 9c 7d 8d",
+        s1="8h 9h Jh Tc Jc 9d Td 7s",
+        s2="Qh Kh Qc Kc Ac Jd Qd Kd",
+        s3="Ad 8s 9s Ts Js Qs Ks As",
+    )
+    assert match.turn == 1
+    assert act(match) == Action.parse("8h")
