@@ -6,21 +6,29 @@ whole, with the type of the error, which decides its wire code.
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from engine import (
     Action,
+    Deal,
+    GameOver,
     IllegalAction,
     IllegalCard,
     Match,
     NotationError,
+    NotYourTurn,
+    Phase,
     Rules,
+    WrongPhase,
     parse_card,
     parse_cards,
     parse_hands,
 )
-from engine.cards import mask_of, parse_suit
+from engine.cards import cards_of, mask_of, parse_suit
 from engine.legal import why_illegal
+from engine.playout import random_playout
 from engine.rules import preset
 from tests.engine.helpers import deal_at_trump
 
@@ -200,3 +208,33 @@ def test_rules_as_plain_values() -> None:
         "end_value": 1500,
     }
     assert {type(v) for v in values.values()} == {str, int}
+
+
+def test_a_finished_deal_refuses_everything() -> None:
+    deal = Deal.shuffled(Rules(trump_mode="dealer"), 2)
+    random_playout(deal, random.Random(2))
+    assert deal.phase is Phase.DONE
+    for action in (Action.parse("pass"), Action.parse("take"), Action.play(0)):
+        with pytest.raises(GameOver) as raised:
+            deal.apply(deal.turn, action)
+        assert str(raised.value) == "the deal is over"
+
+
+def test_actions_out_of_their_phase_name_the_phase() -> None:
+    match = Match(Rules(trump_mode="dealer"), 3)
+    seat = match.turn
+    card = Action.play(cards_of(match.deal.hands[seat])[0])
+    with pytest.raises(WrongPhase) as raised:
+        match.apply(seat, card)
+    assert str(raised.value) == "cards are not being played now (phase trump)"
+    with pytest.raises(WrongPhase) as raised:
+        match.apply(seat, Action.parse("take"))
+    assert str(raised.value) == "there is no roem to take or leave now (phase trump)"
+    match.apply(seat, Action.parse("trump:s"))
+    with pytest.raises(WrongPhase) as raised:
+        match.apply(match.turn, Action.parse("trump:h"))
+    assert str(raised.value) == "trump is not being chosen now (phase play)"
+    with pytest.raises(NotYourTurn) as raised:
+        match.apply((match.turn + 1) % 4, Action.parse("pass"))
+    turn = match.turn
+    assert str(raised.value) == f"it is seat {turn}'s turn, not seat {(turn + 1) % 4}'s"
