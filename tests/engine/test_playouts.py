@@ -12,7 +12,7 @@ from engine import Action, Deal, GameOver, KlaverjasError, Match, Phase, Rules
 from engine.playout import policy_playout, random_playout
 from engine.policies import POLICIES, HeuristicPolicy, RandomPolicy, policy
 from engine.rules import RoemMode, TrumpMode
-from engine.views import View, view
+from engine.views import View, deal_view, view
 from tests.engine.helpers import snapshot
 
 pytestmark = pytest.mark.engine
@@ -142,3 +142,16 @@ def test_check_refuses_what_apply_refuses_and_changes_nothing(seed: int) -> None
     with pytest.raises(GameOver) as raised:
         match.check(0, Action.parse("pass"))
     assert str(raised.value) == "the match is over"
+
+
+def test_a_lone_deal_is_viewed_as_deal_zero_of_no_match() -> None:
+    """What a playout's policies see: the deal alone, numbered 0, with no match scores."""
+    deal = Deal.shuffled(Rules(), 6, 2, dealer=1)
+    seen = deal_view(deal, deal.turn).to_dict()
+    assert (seen["deal_number"], seen["totals"], seen["sheet"], seen["winner"]) == (
+        0,
+        [0, 0],
+        [],
+        None,
+    )
+    assert seen["dealer"] == 1 and seen["turn"] == deal.turn == 2 and seen["phase"] == "trump"

@@ -238,3 +238,26 @@ def test_actions_out_of_their_phase_name_the_phase() -> None:
         match.apply((match.turn + 1) % 4, Action.parse("pass"))
     turn = match.turn
     assert str(raised.value) == f"it is seat {turn}'s turn, not seat {(turn + 1) % 4}'s"
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"variant": "paris"}, "variant must be one of amsterdam, rotterdam, not 'paris'"),
+        (
+            {"trump_mode": "auction"},
+            "trump_mode must be one of bidding, dealer, forced, turned, not 'auction'",
+        ),
+        ({"roem": "never"}, "roem must be one of auto, claim, not 'never'"),
+        ({"pit_bonus": None}, "pit_bonus must be one of any, playing, not None"),
+        ({"end": "time"}, "end must be one of target, deals, not 'time'"),
+        ({"end_value": True}, "target must be a whole number"),
+        ({"end": "deals", "end_value": 2.0}, "deals must be a whole number"),
+        ({"end": "deals", "end_value": 101}, "deals must be from 1 to 100"),
+        ({"end_value": 99}, "target must be from 100 to 10000"),
+    ],
+)
+def test_rule_options_are_refused_by_name(options: dict, message: str) -> None:
+    with pytest.raises(NotationError) as raised:
+        Rules(**options)
+    assert str(raised.value) == message
