@@ -15,6 +15,7 @@ Usage::
     python bench/mutation.py engine           # one target
     python bench/mutation.py engine --again 'engine.deal.*'  # re-test these, keep the rest
     python bench/mutation.py engine --retest  # after adding tests: re-test all not killed
+    python bench/mutation.py engine --retest 'engine.deal.*'  # ... only these of them
     python bench/mutation.py --report --show  # the last results, with each survivor's diff
 
 A mutant is *killed* when a test fails, *survived* when every test passes, *timeout*
@@ -186,8 +187,10 @@ def main() -> None:
     )
     parser.add_argument(
         "--retest",
-        action="store_true",
-        help="re-test every mutant the last run did not kill (after adding tests)",
+        nargs="*",
+        metavar="GLOB",
+        help="re-test every mutant the last run did not kill (after adding tests); "
+        "with globs, only those of them that match",
     )
     parser.add_argument("--report", action="store_true", help="only print the last results")
     parser.add_argument("--show", action="store_true", help="print each survivor's diff")
@@ -201,9 +204,15 @@ def main() -> None:
     figures = {}
     for target in chosen:
         again = list(args.again)
-        if args.retest:
-            again += [n for o in results(target).values() for n, r in o.items() if r != "killed"]
-        if not args.report and (again or not (args.again or args.retest)):
+        if args.retest is not None:
+            globs = args.retest or ["*"]
+            again += [
+                name
+                for outcomes in results(target).values()
+                for name, outcome in outcomes.items()
+                if outcome != "killed" and any(fnmatch(name, g) for g in globs)
+            ]
+        if not args.report and (again or not (args.again or args.retest is not None)):
             prepare(target, fresh=not again)
             seconds = run(target, again, args.children)
             # A changed function gets new mutants, under names the list may not hold.
