@@ -16,6 +16,7 @@ Usage::
     python bench/mutation.py engine --again 'engine.deal.*'  # re-test these, keep the rest
     python bench/mutation.py engine --retest  # after adding tests: re-test all not killed
     python bench/mutation.py engine --retest 'engine.deal.*'  # ... only these of them
+    python bench/mutation.py room --resume    # go on after an interruption
     python bench/mutation.py --report --show  # the last results, with each survivor's diff
 
 A mutant is *killed* when a test fails, *survived* when every test passes, *timeout*
@@ -192,6 +193,9 @@ def main() -> None:
         help="re-test every mutant the last run did not kill (after adding tests); "
         "with globs, only those of them that match",
     )
+    parser.add_argument(
+        "--resume", action="store_true", help="go on with an interrupted run, keep its results"
+    )
     parser.add_argument("--report", action="store_true", help="only print the last results")
     parser.add_argument("--show", action="store_true", help="print each survivor's diff")
     parser.add_argument("--children", type=int, default=2, help="mutants run at once")
@@ -213,7 +217,7 @@ def main() -> None:
                 if outcome != "killed" and any(fnmatch(name, g) for g in globs)
             ]
         if not args.report and (again or not (args.again or args.retest is not None)):
-            prepare(target, fresh=not again)
+            prepare(target, fresh=not (again or args.resume))
             seconds = run(target, again, args.children)
             # A changed function gets new mutants, under names the list may not hold.
             unrun = [n for o in results(target).values() for n, r in o.items() if r == "not run"]
