@@ -110,3 +110,35 @@ def test_keeps_the_nine_of_trump_for_a_trick_worth_more() -> None:
     )
     assert match.turn == 1
     assert act(match) == Action.parse("8h")
+
+
+def test_third_player_takes_the_trick_for_now_with_a_cheap_card() -> None:
+    """The opponent's nine wins and no club of ours is sure to hold: the jack (two points)
+    takes the trick for now rather than the eight giving it up."""
+    match = playing(
+        HEARTS,
+        0,
+        "7c 9c",
+        s0="7c 7d 8d 9d Td 7s 8s 9s",
+        s1="9c Jd Qd Kd Ad Ts Js Qs",
+        s2="8c Jc Tc 7h 8h 9h Ks As",
+        s3="Ac Kc Qc Th Jh Qh Kh Ah",
+    )
+    assert match.turn == 2
+    assert act(match) == Action.parse("Jc")
+
+
+def test_discards_its_least_valuable_card() -> None:
+    """It cannot follow or trump an opponent's ace: the seven of diamonds, not the ace of
+    clubs (the lowest card by number) nor any card with points."""
+    match = playing(
+        HEARTS,
+        1,
+        "As",
+        s0="As Ks Qs 7c 8c 9c Jc 8d",
+        s1="Ac Tc Kc Qc 7d Td Kd Qd",
+        s2="Js Ts 9s 8s 7s 9d Jd Ad",
+        s3="7h 8h 9h Th Jh Qh Kh Ah",
+    )
+    assert match.turn == 1
+    assert act(match) == Action.parse("7d")
