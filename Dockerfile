@@ -11,6 +11,8 @@ WORKDIR /src
 COPY pyproject.toml README.md ./
 COPY engine ./engine
 COPY server ./server
+COPY client ./client
+COPY commands ./commands
 RUN pip install . \
     && rm -rf /src \
     && useradd --system --create-home --home-dir /data klaverjas

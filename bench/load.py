@@ -53,7 +53,7 @@ send no keepalive pings of their own (they answer the server's).
 * Stop: the pacing stops, in-flight actions get ``--drain`` seconds to arrive, every
   connection is closed cleanly; a spawned server gets SIGTERM and is waited for.
 
-The server's pid comes from ``--spawn`` (a fresh ``server.cli serve --port 0`` on a
+The server's pid comes from ``--spawn`` (a fresh ``python -m commands serve --port 0`` on a
 temporary database, inheriting this environment, so ``KLAVERJAS_*`` settings apply),
 ``--server-pid``, or ``ss -ltnp`` on the URL's port.  Against an
 external server the rooms stay behind after a run (their seats time out and the server
@@ -113,7 +113,7 @@ from websockets.exceptions import ConnectionClosed
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from server.client import GameClient, TableState
+from client import GameClient, TableState
 
 ROOT = Path(__file__).resolve().parent.parent
 SETUP_TIMEOUT = 60.0  # seconds for one request while seating or starting a table
@@ -428,7 +428,7 @@ class ServerHandle:
     ) -> ServerHandle:
         """A fresh server; on SQLite in a temporary file unless ``env`` names a database."""
         tmp = tempfile.mkdtemp(prefix="klaverjas-load-")
-        serve = ["-m", "server.cli", "serve", "--host", "127.0.0.1", "--port", "0"]
+        serve = ["-m", "commands", "serve", "--host", "127.0.0.1", "--port", "0"]
         if env is None:
             serve += ["--db", os.path.join(tmp, "load.sqlite3")]
         prefix = ["-m", "cProfile", "-o", profile] if profile else []

@@ -204,7 +204,9 @@ class Deal:
             self.play(action.value)
             events: list[Event] = [CardPlayed(seat, action.value)]
             if len(self.tricks) > before:
-                events.append(TrickTaken(before + 1, self.tricks[-1], self.phase is Phase.CLAIM))
+                trick = self.tricks[-1]
+                pending = self.phase is Phase.CLAIM
+                events.append(TrickTaken(before + 1, trick, pending, trick.roem_parts(self.trump)))
             return events
         if kind is Kind.PASS:
             self.pass_()

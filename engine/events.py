@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from .cards import card_str, cards_of, cards_str, suit_str
+from .trick import NO_ROEM, RoemParts, roem_parts
 
 
 class Trick(NamedTuple):
@@ -29,6 +30,10 @@ class Trick(NamedTuple):
             "points": self.points,
             "roem": self.roem,
         }
+
+    def roem_parts(self, trump: int) -> RoemParts:
+        """The roem this trick scores, by kind: all 0 when it has none or it was left."""
+        return roem_parts(self.cards, trump) if self.roem else NO_ROEM
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,12 +122,14 @@ class TrickTaken:
     number: int
     trick: Trick
     roem_pending: bool  # claim mode: the winner must take or leave the roem
+    roem_parts: RoemParts  # the trick's roem by kind (pending ones included)
 
     def to_dict(self, seat: int | None = None) -> dict[str, Any]:
         return {
             "type": "trick_taken",
             "number": self.number,
             **self.trick.to_dict(),
+            "roem_parts": self.roem_parts.to_dict(),
             "roem_pending": self.roem_pending,
         }
 

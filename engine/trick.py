@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any, NamedTuple
 
 from .cards import Card
-from .tables import POINTS, STRENGTH, STUK, TRICK_ROEM
+from .tables import FOUR_ROEM, POINTS, RUN_ROEM, STRENGTH, STUK, TRICK_ROEM
 
 
 def winning_index(cards: Sequence[Card], trump: int) -> int:
@@ -29,3 +30,36 @@ def roem(cards: Sequence[Card], trump: int) -> int:
     mask = 1 << c0 | 1 << c1 | 1 << c2 | 1 << c3
     stuk = STUK[trump]
     return TRICK_ROEM.get(mask, 0) + (20 if mask & stuk == stuk else 0)
+
+
+class RoemParts(NamedTuple):
+    """A trick's roem by kind: its run (0, 20, 50), four of a kind (0, 100, 200), stuk (0, 20)."""
+
+    run: int = 0
+    four: int = 0
+    stuk: int = 0
+
+    @property
+    def total(self) -> int:
+        return self.run + self.four + self.stuk
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"run": self.run, "four": self.four, "stuk": self.stuk}
+
+
+NO_ROEM = RoemParts()
+
+
+def roem_parts(cards: Sequence[Card], trump: int) -> RoemParts:
+    """The roem of a complete trick by kind; the parts sum to :func:`roem`.
+
+    For events and views only: the hot path prices a trick with :func:`roem`.
+    """
+    mask = 0
+    for c in cards:
+        mask |= 1 << c
+    run = max(RUN_ROEM[mask >> (suit * 8) & 255] for suit in range(4))
+    rank = cards[0] & 7
+    four = FOUR_ROEM[rank] if all(c & 7 == rank for c in cards) else 0
+    stuk = 20 if mask & STUK[trump] == STUK[trump] else 0
+    return RoemParts(run, four, stuk)

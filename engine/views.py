@@ -56,6 +56,13 @@ class View:
             mask |= 1 << c
         return mask
 
+    def _tricks(self) -> list[dict[str, Any]]:
+        """The finished tricks as in ``trick_taken``, each with its roem by kind."""
+        if self.trump is None:
+            return []  # no trick is played before trump is named
+        trump = self.trump
+        return [t.to_dict() | {"roem_parts": t.roem_parts(trump).to_dict()} for t in self.tricks]
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "seat": self.seat,
@@ -73,7 +80,7 @@ class View:
             "chooser": self.chooser,
             "leader": self.leader,
             "trick": cards_str(self.trick),
-            "tricks": [t.to_dict() for t in self.tricks],
+            "tricks": self._tricks(),
             "points": list(self.points),
             "roem": list(self.roem),
             "totals": list(self.totals),

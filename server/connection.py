@@ -68,6 +68,10 @@ class Client(Peer):
         self.writer = asyncio.create_task(self._write(), name="client-writer")
 
     def deliver(self, room_id: str, version: int, frame: str, snapshot: bool = False) -> None:
+        """A room's update, once: one this connection already has (a re-attachment after a
+        move may overlap what came before it) is not sent again."""
+        if not snapshot and version <= self.versions.get(room_id, -1):
+            return
         self.versions[room_id] = version
         self.send_text(frame)
 

@@ -81,7 +81,7 @@ class Peer:
         except Refused as err:
             self.refused(err.code, err.message, ref)
         except (Unavailable, StoreError) as err:
-            if isinstance(err, StoreError):  # one the command did not turn into its outage
+            if isinstance(err, StoreError):  # the store's own error: the same outage
                 err = storage_unavailable()
             log.warning("unavailable", code=err.code, player_id=self.player_id, type=what)
             self.unavailable(err.code, err.message, err.retry_after, ref)

@@ -16,9 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from .actor import Actor
-from .errors import storage_unavailable
 from .logs import log
-from .store.base import StoreError
 
 if TYPE_CHECKING:
     from .messages import Message
@@ -96,7 +94,7 @@ class Router:
             actor = await self.locate(ref, peer, command)
             if actor is FORWARDED:
                 return
-        if actor is None:
+        if actor is None or actor.kind != ref.kind:  # a tournament's id given as a room's
             await kind.absent(ref.key, peer, command)
         else:
             await kind.handle(actor, peer, command)
@@ -116,11 +114,7 @@ class Router:
         actor = self.actors.get(ref.key)
         if actor is not None:
             return actor
-        try:
-            return await self.kinds[ref.kind].load(ref.key, await self.own(ref))
-        except StoreError as err:
-            log.warning("load_failed", key=ref.key, error=str(err))
-            raise storage_unavailable() from None
+        return await self.kinds[ref.kind].load(ref.key, await self.own(ref))
 
     async def relinquish(self, actor: Actor) -> None:
         """Stop ``actor`` (this process lost it); the peers that followed it let go."""

@@ -16,11 +16,10 @@ from websockets.exceptions import ConnectionClosed
 
 from . import protocol as p
 from .connection import Client
-from .errors import storage_unavailable
 from .lobby import Identity, Lobby
 from .logs import log
 from .router import ROOM, TOURNAMENT, Ref, Router
-from .store.base import Store, StoreError
+from .store.base import Store
 from .table.rooms import Rooms
 
 ROOM_COMMANDS = (
@@ -101,10 +100,7 @@ class Session:
                 await self.record(client, m)
 
     async def record(self, client: Client, m: p.GetRecord) -> None:
-        try:
-            record = await self.store.match(m.match_id)
-        except StoreError:
-            raise storage_unavailable() from None
+        record = await self.store.match(m.match_id)
         if record is None:
             raise p.ProtocolError("no_such_match", f"no finished match {m.match_id!r}")
         client.send({"type": "record", "match_id": m.match_id, "record": record})
@@ -112,10 +108,7 @@ class Session:
     async def hello(self, client: Client, m: p.Hello) -> None:
         if client.identified:
             raise p.ProtocolError("already_identified", "this connection already said hello")
-        try:
-            player, token = await self.identity.hello(m.nickname, m.token)
-        except StoreError:
-            raise storage_unavailable() from None
+        player, token = await self.identity.hello(m.nickname, m.token)
         client.player_id, client.nickname = player.id, player.nickname
         self.lobby.arrived(client)
         structlog.contextvars.bind_contextvars(player_id=player.id)

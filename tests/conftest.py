@@ -19,7 +19,6 @@ DATABASES = ["sqlite", "postgres"]
 settings.register_profile(
     "default", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
-DATABASES = ["sqlite", "postgres"]
 
 settings.register_profile("ci", max_examples=120, deadline=None, derandomize=True)
 # Mutation runs (bench/mutation.py): the same examples every run, and no shrinking, which

@@ -26,7 +26,8 @@ message("ref")(Ref)
 @message("forward")
 @dataclass(frozen=True, slots=True)
 class Forward:
-    """A client's command (validated JSON) for an actor that runs on the receiving node."""
+    """A client's command (validated JSON) for an actor that runs on the receiving node;
+    ``since``: the last version of that room the connection saw (None: it follows none)."""
 
     origin: str  # the node the connection is on
     conn: str
@@ -34,6 +35,7 @@ class Forward:
     nickname: str
     to: Ref
     command: str
+    since: int | None
 
 
 @message("rejoin")

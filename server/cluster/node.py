@@ -330,7 +330,7 @@ class ClusterRouter(Router):
             client.watching.add(ref.key)
         message = Forward(
             self.node, client.conn_id, client.player_id, client.nickname, ref,
-            command.model_dump_json(),
+            command.model_dump_json(), client.following(ref.key),
         )  # fmt: skip
         await self._send(node, message)
 

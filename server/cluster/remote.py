@@ -30,6 +30,7 @@ class RemoteClient(Peer):
         self.out = out
         self.conn = conn
         self._inbox: Mailbox[Forward | Rejoin] = Mailbox()
+        self._versions: dict[str, int] = {}  # room -> the last version its connection saw
         self._gone = False
         self.task = asyncio.create_task(self._run(), name=f"remote {conn}")
 
@@ -39,12 +40,19 @@ class RemoteClient(Peer):
         self.out(Frame(self.conn, frame))
 
     def deliver(self, room_id: str, version: int, frame: str, snapshot: bool = False) -> None:
+        self._versions[room_id] = version
         self.out(Update(self.conn, room_id, version, frame, snapshot))
 
     def left(self, key: str) -> None:
         self.memberships.pop(key, None)
+        self._versions.pop(key, None)
         if not self._gone:
             self.out(Left(self.conn, key))
+
+    def following(self, room_id: str) -> int | None:
+        """As its connection said with its last command: a room that moved here may take
+        it back from there, even before the re-attachment that the move set off."""
+        return self._versions.get(room_id)
 
     def close(self, code: int, reason: str) -> None:
         self.out(Close(self.conn, code, reason))
@@ -73,6 +81,8 @@ class RemoteClient(Peer):
                 if actor is not None:  # else it moved on again: a later rejoin follows it
                     self.router.kinds[item.to.kind].rejoin(actor, self, item.since)
                 continue
+            if item.since is not None:
+                self._versions[item.to.key] = item.since
             try:
                 command = p.parse(item.command)
             except p.ProtocolError as err:  # a node of another release: refuse, go on

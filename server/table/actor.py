@@ -280,13 +280,14 @@ class RoomActor(Actor):
         seat = self.room.seat_of(peer.player_id)
         if seat is None and self.room.private:
             raise RoomError("not_a_member", "resume a private room only where you have a seat")
+        self.detach(peer)  # asked for: everything after ``since``, even what it had before
         self.attach(peer, seat, since)
         await self.commit_all(self.room.resume(peer.player_id))
 
     async def rejoin(self, peer: Peer, since: int) -> None:
-        """A member whose room moved to this node (it was a member before, so no invite)."""
-        if peer not in self.members:
-            self.attach(peer, self.room.seat_of(peer.player_id), since)
+        """A member whose room moved to this node, or whose updates were lost on the way
+        (it was a member before, so no invite): what it missed since ``since``."""
+        self.attach(peer, self.room.seat_of(peer.player_id), since)
 
     async def leave(self, peer: Peer) -> None:
         if self.room.seat_of(peer.player_id) is not None:

@@ -11,10 +11,9 @@ from engine import Rules
 from engine.errors import NotationError
 
 from .. import protocol as p
-from ..errors import storage_unavailable
 from ..ids import new_id, new_invite_code, normalize_code
 from ..router import ROOM, Ref
-from ..store.base import RoomRow, StoreError
+from ..store.base import RoomRow
 from . import entries
 from .actor import RoomActor
 from .room import LIVE, OPEN, Room
@@ -75,10 +74,7 @@ class Rooms:
     async def _open(self, owner: str, first: entries.Created) -> RoomActor:
         room_id = new_id("r")
         row = RoomRow(room_id, owner, first.invite_code, OPEN, self.ports.clock.wall())
-        try:
-            await self.store.add_room(row, first.to_dict())
-        except StoreError:
-            raise storage_unavailable() from None
+        await self.store.add_room(row, first.to_dict())
         epoch = await self.ports.router.own(Ref(ROOM, room_id))
         return await self._launch(Room.from_log(room_id, [first], self.away_after), epoch)
 
@@ -95,10 +91,7 @@ class Rooms:
 
     async def by_invite(self, code: str) -> str:
         """The id of the room an invite code opens."""
-        try:
-            row = await self.store.room_by_invite(normalize_code(code))
-        except StoreError:
-            raise storage_unavailable() from None
+        row = await self.store.room_by_invite(normalize_code(code))
         if row is None:
             raise p.ProtocolError("bad_invite", "no open room has that invite code")
         return row.id

@@ -6,11 +6,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .. import protocol as p
-from ..errors import storage_unavailable
 from ..events import DealEnded, Events, MatchEnded
 from ..messages import TableFinished, TableProgress
 from ..router import TOURNAMENT, Ref
-from ..store.base import StoreError
 from . import entries
 from .actor import Tables, TournamentActor
 from .schedule import new_tournament, next_id
@@ -128,10 +126,7 @@ class Tournaments:
     async def absent(self, key: str, peer: Peer, m: Any) -> None:
         """No actor runs it: one scheduled from the command line a moment ago is loaded
         here; an ended one is shown as it ended (to a watcher) or refuses."""
-        try:
-            row = await self.store.tournament(key)
-        except StoreError:
-            raise storage_unavailable() from None
+        row = await self.store.tournament(key)
         if row is None:
             raise p.ProtocolError("no_such_tournament", f"no tournament {key!r}")
         if row.status in LIVE:

@@ -16,7 +16,6 @@ import { renderTable, renderTimer } from './table.js';
 import { renderTournament } from './tournament.js';
 
 const TOKEN_KEY = 'klaverjas.token';
-const RETRY_CODES = new Set(['room_unavailable', 'storage_unavailable']);
 const REFRESH_CODES = new Set([
   'not_your_turn', 'wrong_phase', 'card_not_in_hand', 'illegal_card', 'illegal_action',
   'stale_version', 'not_playing',
@@ -245,12 +244,14 @@ function onTournament(t) {
 
 function onError(f, sent) {
   const code = f.code;
-  if (sent && RETRY_CODES.has(code) && !app.retried.has(sent.ref)) {
+  // The server's own fault (it says when to try again): once, automatically.
+  const ours = typeof f.retry_after === 'number';
+  if (sent && ours && !app.retried.has(sent.ref)) {
     const { ref, ...again } = sent;
     setTimeout(() => {
       const newRef = conn.send(again);
       if (newRef) app.retried.add(newRef);
-    }, 500);
+    }, f.retry_after * 1000);
     return;
   }
   if (sent?.type === 'hello') {
@@ -308,7 +309,7 @@ function onError(f, sent) {
     app.openNext = false;
     app.openRoomId = null;
   }
-  showError(f.message, RETRY_CODES.has(code) ? sent : null, code);
+  showError(f.message, ours ? sent : null, code);
 }
 
 // -- errors ------------------------------------------------------------------------------

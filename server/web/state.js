@@ -6,7 +6,7 @@
 // one whose version is not exactly `version + 1` is a gap, and `applyFrame` answers with
 // the version to `resume` from instead of applying it.
 
-import { SUIT_NAMES, rankOf, suitOf } from './cards.js';
+import { SUIT_NAMES } from './cards.js';
 
 export const POSITIONS = ['bottom', 'right', 'top', 'left'];
 const LOG_LIMIT = 60;
@@ -30,9 +30,9 @@ export function newRoom(roomId) {
     turn: null,
     deadline: null,
     legal: [],
-    lastTrick: null, // the last finished trick: {leader, cards, winner, points, roem, number}
+    lastTrick: null, // the last finished trick, as in the view's `tricks`, with its `number`
     trickSerial: 0, // counts finished tricks seen, so the page can show each one a moment
-    claim: null, // claim mode: {seat, roem} of the trick whose roem waits for take/leave
+    claim: null, // claim mode: {seat, roem, roem_parts} of the roem that waits for take/leave
     result: null, // {winner, totals} once the match is over
     closed: false,
     resyncFrom: null, // the version a resume was asked from (to ask only once per gap)
@@ -136,7 +136,8 @@ function applySnapshot(m, f) {
     legal: view ? view.legal ?? [] : [],
     lastTrick: last,
     result: over ? { winner: view.winner, totals: view.totals } : null,
-    claim: view?.phase === 'claim' ? { seat: view.turn, roem: null } : null,
+    claim: view?.phase === 'claim' && last
+      ? { seat: view.turn, roem: last.roem, roem_parts: last.roem_parts } : null,
     closed: f.room?.status === 'closed',
     resyncFrom: null,
   };
@@ -214,19 +215,20 @@ function kindNotes(before, after, f, me) {
   }
 }
 
-function hasStuk(cards, trump) {
-  if (!trump) return false;
-  const ours = cards.filter((c) => suitOf(c) === trump).map(rankOf);
-  return ours.includes('K') && ours.includes('Q');
-}
+const NO_ROEM = { run: 0, four: 0, stuk: 0 };
 
-// "roem 50", "stuk", "roem 20 and stuk (40)": the roem of a trick in words.
-function roemWords(cards, roem, trump) {
-  const stuk = hasStuk(cards, trump) ? 20 : 0;
-  const rest = roem - stuk;
-  if (rest > 0 && stuk) return { text: `roem ${rest} and stuk (${roem})`, kind: 'roem' };
-  if (rest > 0) return { text: `roem ${rest}`, kind: 'roem' };
-  return { text: 'stuk (20)', kind: 'stuk' };
+// A trick's roem in words, from the parts the server sends (`roem_parts`: run, four of a
+// kind, stuk): "roem 50", "four of a kind (100)", "stuk (20)", "roem 20 and stuk (40)".
+export function roemWords(parts, roem) {
+  const named = [
+    parts.run && `roem ${parts.run}`, parts.four && 'four of a kind', parts.stuk && 'stuk',
+  ].filter(Boolean);
+  if (!named.length) return { text: `roem ${roem}`, kind: 'roem' };
+  const onlyRun = named.length === 1 && parts.run;
+  return {
+    text: onlyRun ? named[0] : `${named.join(' and ')} (${roem})`,
+    kind: parts.run || parts.four ? 'roem' : 'stuk',
+  };
 }
 
 function applyEvent(m, e, notes) {
@@ -291,10 +293,10 @@ function applyEvent(m, e, notes) {
       const team = teamOf(e.winner);
       const trick = {
         leader: e.leader, cards: e.cards, winner: e.winner, points: e.points,
-        roem: pending ? 0 : e.roem,
+        roem: pending ? 0 : e.roem, roem_parts: pending ? NO_ROEM : e.roem_parts,
       };
       if (e.roem > 0) {
-        const roem = roemWords(e.cards, e.roem, v.trump);
+        const roem = roemWords(e.roem_parts, e.roem);
         if (pending) {
           const whose = m.seat === e.winner ? 'Your' : `${subject(m, e.winner)}'s`;
           notes.push(note(roem.kind, `${whose} trick has ${roem.text}: take it or leave it?`));
@@ -316,7 +318,7 @@ function applyEvent(m, e, notes) {
         },
         lastTrick: { ...trick, number: e.number },
         trickSerial: m.trickSerial + 1,
-        claim: pending ? { seat: e.winner, roem: e.roem } : null,
+        claim: pending ? { seat: e.winner, roem: e.roem, roem_parts: e.roem_parts } : null,
       };
     }
     case 'roem_decided': {
@@ -325,12 +327,15 @@ function applyEvent(m, e, notes) {
       notes.push(note('roem', e.take
         ? `${verb(m, e.seat, 'take', 'takes')} the roem: ${e.roem}.`
         : `${verb(m, e.seat, 'leave', 'leaves')} the roem (${e.roem}).`));
-      const tricks = v.tricks.map((t, i) => (
-        i === v.tricks.length - 1 && e.take ? { ...t, roem: e.roem } : t));
+      // Taken: the trick scores its roem, by the parts it was announced with; left: nothing.
+      const decided = (t) => (e.take
+        ? { ...t, roem: e.roem, roem_parts: m.claim?.roem_parts ?? t.roem_parts }
+        : { ...t, roem: 0, roem_parts: NO_ROEM });
+      const tricks = v.tricks.map((t, i) => (i === v.tricks.length - 1 ? decided(t) : t));
       return {
         ...m,
         view: { ...v, phase: 'play', tricks, roem: e.take ? bump(v.roem, team, e.roem) : v.roem },
-        lastTrick: m.lastTrick && e.take ? { ...m.lastTrick, roem: e.roem } : m.lastTrick,
+        lastTrick: m.lastTrick ? decided(m.lastTrick) : m.lastTrick,
         claim: null,
       };
     }

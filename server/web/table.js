@@ -6,8 +6,8 @@ import {
 } from './cards.js';
 import { cardFace, cardView } from './cardview.js';
 import {
-  POSITIONS, bidsBySeat, isOwner, playedCards, seatAt, seatName, seatPosition, subject,
-  teamLabel, teamOf, trickCards, who,
+  POSITIONS, bidsBySeat, isOwner, playedCards, roemWords, seatAt, seatName, seatPosition,
+  subject, teamLabel, teamOf, trickCards, who,
 } from './state.js';
 import { rulesText } from './lobby.js';
 
@@ -145,6 +145,7 @@ function renderBar(app, m) {
   show(box, open);
   if (open) {
     const t = m.lastTrick;
+    const roem = t.roem ? `, ${roemWords(t.roem_parts, t.roem).text}` : '';
     patch(box,
       h('div', { class: 'mini-trick' },
         playedCards(t).map(({ seat, card }) => cardView(card, {
@@ -152,7 +153,7 @@ function renderBar(app, m) {
           dataset: { seat, key: card },
         }, m.view?.trump))),
       h('p', { class: 'small' },
-        `Won by ${who(m, t.winner)}: ${t.points} points${t.roem ? `, roem ${t.roem}` : ''}.`),
+        `Won by ${who(m, t.winner)}: ${t.points} points${roem}.`),
       h('button', { type: 'button', class: 'small', dataset: { closeLastTrick: '' } }, 'Close'));
   }
   renderTimer(app, m);
@@ -244,9 +245,10 @@ function renderCenter(app, m) {
   const claimBox = $('#claim');
   show(claimBox, myTurn && claims.length > 0);
   if (myTurn && claims.length) {
-    const roem = m.claim?.roem;
+    const c = m.claim;
     patch(claimBox,
-      h('p', { class: 'panel-title' }, roem ? `Your trick has ${roem} roem` : 'Your trick has roem'),
+      h('p', { class: 'panel-title' },
+        c?.roem ? `Your trick has ${roemWords(c.roem_parts, c.roem).text}` : 'Your trick has roem'),
       h('div', { class: 'bid-buttons' }, claims.map((a) => h('button', {
         type: 'button', class: ['bid-button', a === 'take' && 'primary'], dataset: { action: a, key: a },
         'aria-label': cap(actionWords(a)),

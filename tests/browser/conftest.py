@@ -25,8 +25,8 @@ from typing import Any
 import pytest
 from playwright.async_api import Browser, async_playwright
 
+from client import GameClient
 from server.app import Server
-from server.client import GameClient
 from server.config import Settings
 from tests.browser.ui import Tab
 

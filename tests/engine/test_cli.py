@@ -16,7 +16,7 @@ pytestmark = pytest.mark.engine
 
 def klaverjas(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "server.cli", *args],
+        [sys.executable, "-m", "commands", *args],
         input=stdin,
         capture_output=True,
         text=True,

@@ -6,7 +6,7 @@ import json
 import random
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from engine import Action, Kind, KlaverjasError, Match, Phase, Rules
@@ -52,7 +52,6 @@ def _hidden_from(match: Match, seat: int | None) -> set[str]:
     return hidden
 
 
-@settings(max_examples=25)
 @given(rules_st, seeds, st.randoms(use_true_random=False))
 def test_invariants_over_whole_matches(rules: Rules, seed: int, rng: random.Random) -> None:
     match = Match(rules, seed)

@@ -2,7 +2,7 @@
 
 Each test gets a fresh schema (dropped afterwards), a Redis key prefix of its own (its keys
 deleted afterwards) and a :class:`Cluster` that starts nodes as child processes
-(``python -m server.cli serve``), kills them (``SIGKILL``) or stops them (``SIGTERM``),
+(``python -m commands serve``), kills them (``SIGKILL``) or stops them (``SIGTERM``),
 and asks them who owns what (``GET /cluster``).  Players are bots (``players.py``) that
 reconnect to another node when theirs goes away; ``audit.py`` reads what was stored.
 
@@ -206,7 +206,7 @@ class Node:
         log: IO[bytes] = open(self.log_path, "ab")  # noqa: SIM115
         try:
             self.process = await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "server.cli", "serve", "--host", "127.0.0.1",
+                sys.executable, "-m", "commands", "serve", "--host", "127.0.0.1",
                 "--port", "0",
                 cwd=ROOT, env=self.env, stdout=asyncio.subprocess.PIPE, stderr=log,
             )  # fmt: skip
@@ -358,7 +358,7 @@ class Cluster:
         if fill_with_cpu:
             args.append("--fill-with-cpu")
         process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "server.cli", *args, cwd=ROOT, env=self.env(),
+            sys.executable, "-m", "commands", *args, cwd=ROOT, env=self.env(),
             stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
         )  # fmt: skip
         try:

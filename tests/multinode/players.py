@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 from websockets.protocol import State
 
-from server.client import GameClient, TableState
+from client import GameClient, TableState
 
 if TYPE_CHECKING:
     from tests.multinode.conftest import Cluster, Node

@@ -30,8 +30,8 @@ from typing import Any
 
 import pytest
 
+from client import GameClient
 from server.app import Server
-from server.client import GameClient
 from server.clock import ManualClock
 from server.config import Settings
 from server.store.base import Store
@@ -42,6 +42,10 @@ SQLITE_ONLY = pytest.mark.parametrize("database", ["sqlite"])
 POSTGRES_ONLY = pytest.mark.parametrize("database", ["postgres"])
 
 _refs = itertools.count()
+
+# CPUs act at once; and since the rate limits run on the injected clock, which a test
+# moves only when it means to, a test's own pace is never limited unless it sets limits.
+TEST_DEFAULTS: dict[str, Any] = {"cpu_delay": 0.0, "rate": 10_000.0, "burst": 10_000}
 
 
 @dataclass
@@ -63,7 +67,7 @@ class Harness:
 
     @property
     def settings(self) -> Settings:
-        return Settings(port=0, **self.database, **{"cpu_delay": 0.0, **self.overrides})
+        return Settings(port=0, **self.database, **{**TEST_DEFAULTS, **self.overrides})
 
     @property
     def schema(self) -> str | None:

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from server.client import GameClient
+from client import GameClient
 from server.protocol import MAX_FRAME
 from tests.server.conftest import Harness, play_until, running_harness
 
@@ -491,7 +491,7 @@ async def test_chat_flood_is_limited(table: Table) -> None:
     chats = [f for f in frames if f["type"] == "chat"]
     errors = [f for f in frames if f["type"] == "error"]
     assert {e["code"] for e in errors} == {"chat_rate_limited"}
-    assert 5 <= len(chats) <= 6 and len(chats) + len(errors) == 9
+    assert len(chats) == 5 and len(errors) == 4  # the burst; the clock stands still
     # the refused lines reached nobody
     for other in table.everyone[1:]:
         heard = await drain(other)

@@ -31,7 +31,7 @@ import redis.asyncio as aioredis
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-from server.client import GameClient
+from client import GameClient
 from server.protocol import MAX_FRAME
 from tests.multinode.conftest import REDIS_URL, Cluster, http_get, redis_ping, redis_purge
 from tests.postgres import Proxy, fresh_schema, pg_connect
@@ -124,7 +124,7 @@ async def refused(
 
 
 def server(tmp_path: Path, **settings: Any) -> contextlib.AbstractAsyncContextManager[Harness]:
-    return running_harness(tmp_path / "codes.sqlite3", **settings)
+    return running_harness(tmp_path, **settings)
 
 
 async def snapshot(client: GameClient, room_id: str) -> dict[str, Any]:
@@ -703,8 +703,8 @@ async def scheduled_from_the_command_line(h: Harness) -> str:
     """``klaverjas tournament schedule``: a Quick tournament that starts in 2030."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("KLAVERJAS_")}
     process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "server.cli", "tournament", "schedule", "--format", "quick",
-        "--at", "2030-01-01T10:00:00", "--db", str(h.db),
+        sys.executable, "-m", "commands", "tournament", "schedule", "--format", "quick",
+        "--at", "2030-01-01T10:00:00", "--db", h.database["db"],
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, cwd=ROOT, env=env,
     )  # fmt: skip
     out, err = await asyncio.wait_for(process.communicate(), timeout=30)
@@ -840,7 +840,7 @@ async def internal_error(tmp_path: Path) -> None:
     """Watching that tournament replays its log, which fails: our failure, not the client's,
     so no error frame: that connection alone is closed, revealing nothing."""
     async with server(tmp_path) as h:
-        tid = corrupt_tournament(h.db)
+        tid = corrupt_tournament(Path(h.database["db"]))
         bystander = await h.client("sam")
         async with plain(h.url) as ws:
             welcome = await say_hello(ws, "ann")

@@ -27,7 +27,8 @@ EVERY_MESSAGE = [
     TableProgress("r_1", (120, 40)),
     TableFinished("r_1", 1, (700, 1010)),
     ReplaceWithCpu("p_1"),
-    cm.Forward("n1", "c_1", "p_1", "Ann", ROOM_REF, '{"type":"act","room_id":"r_1"}'),
+    cm.Forward("n1", "c_1", "p_1", "Ann", ROOM_REF, '{"type":"act","room_id":"r_1"}', 41),
+    cm.Forward("n1", "c_1", "p_1", "Ann", ROOM_REF, '{"type":"watch","room_id":"r_1"}', None),
     cm.Rejoin("n1", "c_1", "p_1", "Ann", Ref(TOURNAMENT, "t_1"), 17),
     cm.Batch(
         (

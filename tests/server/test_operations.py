@@ -12,14 +12,14 @@ from pathlib import Path
 
 import pytest
 
-from server.client import GameClient
+from client import GameClient
 
 pytestmark = pytest.mark.server
 
 
 async def _serve(tmp_path: Path, **env: str) -> tuple[asyncio.subprocess.Process, int]:
     process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "server.cli", "serve", "--port", "0",
+        sys.executable, "-m", "commands", "serve", "--port", "0",
         env={**os.environ, "KLAVERJAS_DB": str(tmp_path / "k.sqlite3"), **env},
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
     )  # fmt: skip

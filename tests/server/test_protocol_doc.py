@@ -71,7 +71,7 @@ def schema_types(side: dict) -> set[str]:
 
 def test_protocol_schema_command_lists_every_message_type() -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "server.cli", "protocol-schema"],
+        [sys.executable, "-m", "commands", "protocol-schema"],
         cwd=ROOT,
         capture_output=True,
         text=True,

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
+from client import GameClient
 from engine import Match
-from server.client import GameClient
 from tests.server.conftest import Harness, play_until, sync
 
 pytestmark = pytest.mark.server
@@ -409,3 +409,22 @@ async def test_health_and_metrics(harness: Harness) -> None:
     )
     status, _, _ = await harness.http_get("/nowhere")
     assert status == 404
+
+
+async def test_an_id_of_the_wrong_kind_names_nothing(harness: Harness) -> None:
+    """A tournament's id where a room's is expected (and the other way round) is refused
+    like any unknown id: the server never runs a room command in a tournament."""
+    ann = await harness.client("ann")
+    lobby = await ann.request({"type": "lobby_subscribe"}, "lobby")
+    (tournament,) = lobby["tournaments"]  # the open Quick tournament
+    room = await ann.request({"type": "create_room", "seat": 0}, "snapshot")
+    for message, code in (
+        ({"type": "watch", "room_id": tournament["id"]}, "no_such_room"),
+        ({"type": "take_seat", "room_id": tournament["id"], "seat": 1}, "no_such_room"),
+        ({"type": "act", "room_id": tournament["id"], "action": "pass"}, "not_a_member"),
+        ({"type": "tournament_register", "tournament_id": room["room_id"]}, "no_such_tournament"),
+        ({"type": "tournament_watch", "tournament_id": room["room_id"]}, "no_such_tournament"),
+    ):
+        reply = await ann.request({**message, "ref": "k"}, "error")
+        assert (reply["code"], reply["ref"]) == (code, "k"), reply
+    assert ann.ws.close_code is None

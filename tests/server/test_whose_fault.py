@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from server.client import GameClient
+from client import GameClient
 from tests.postgres import Proxy, fresh_schema
 from tests.server.conftest import running_harness
 
@@ -41,8 +41,7 @@ async def test_a_storage_outage_is_not_the_clients_fault(tmp_path: Path) -> None
     async with (
         fresh_schema() as schema,
         running_harness(
-            tmp_path / "unused.sqlite3", database_url=proxy.url(), database_schema=schema,
-            strikes=STRIKES,
+            tmp_path, database_url=proxy.url(), database_schema=schema, strikes=STRIKES
         ) as h,
     ):  # fmt: skip
         ann = await h.client("ann")

@@ -19,13 +19,13 @@ from typing import Any
 
 import pytest
 
+from client import GameClient, TableState
 from engine import Match
-from server.client import GameClient, TableState
 from server.tournament.schedule import new_tournament
 from tests.server.conftest import Harness, running_harness, sync
 
 # Bots act far faster than people: lift the per-connection rate limit for them.
-BOT_SETTINGS: dict[str, Any] = {"quick_when_full": False, "rate": 10_000.0, "burst": 10_000}
+BOT_SETTINGS: dict[str, Any] = {"quick_when_full": False}
 
 _refs = itertools.count()
 

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from server.client import GameClient
+from client import GameClient
 from server.tournament.schedule import parse_time
 from tests.server.conftest import SQLITE_ONLY, Harness, room_now, settle, sync
 from tests.tournament.conftest import (
@@ -534,7 +534,7 @@ async def test_a_tournament_scheduled_from_the_command_line_is_listed(harness: H
         }
         flags = []
     process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "server.cli", "tournament", "schedule", "--format", "quick",
+        sys.executable, "-m", "commands", "tournament", "schedule", "--format", "quick",
         "--at", "2030-01-01T10:00:00", "--fill-with-cpu", *flags,
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, cwd=ROOT,
         env={**os.environ, **env},

@@ -1,0 +1,5 @@
+"""``python -m commands`` is the ``klaverjas`` command."""
+
+from . import main
+
+raise SystemExit(main())
