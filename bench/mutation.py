@@ -44,7 +44,11 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 WORK = ROOT / ".mutation"
-LINKED = ("engine", "server", "tests")  # what each work folder links to
+# The project's packages (copied beside the mutants, mutated or not) and its tests.
+PACKAGES = sorted(
+    p.name for p in ROOT.iterdir() if (p / "__init__.py").is_file() and p.name != "tests"
+)
+LINKED = (*PACKAGES, "tests")  # what each work folder links to
 MUTMUT = Path(sys.executable).parent / "mutmut"
 
 # mutmut's exit codes per mutant (mutmut/stats.py), in the four outcomes reported here.
@@ -80,7 +84,7 @@ def mutmut_section(target: Target) -> str:
     shared = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"].get("mutmut", {})
     settings = {
         **shared,
-        "source_paths": ["engine", "server"],
+        "source_paths": PACKAGES,
         "only_mutate": target.globs,
         "pytest_add_cli_args_test_selection": target.tests,
     }
