@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from engine import Action, Kind, Match, Rules
+from engine import Action, Kind, Match, Rules, parse_card
 from engine.trick import roem as trick_roem
 from engine.views import project, view
 
@@ -48,6 +48,22 @@ def winner(plays: list[tuple[int, int]], trump: int) -> int:
         return min(trumps, key=lambda sc: TRUMP_HIGH.index(RANKS[sc[1] % 8]))[0]
     followers = [(s, c) for s, c in plays if c // 8 == led]
     return min(followers, key=lambda sc: PLAIN_HIGH.index(RANKS[sc[1] % 8]))[0]
+
+
+def roem_parts(cards: list[int], trump: int) -> dict[str, int]:
+    """A trick's roem by kind: its run (20, 50), four of a kind, and stuk."""
+    run = 0
+    for suit in range(4):
+        ranks = {c % 8 for c in cards if c // 8 == suit}
+        for start in ranks:
+            length = 1
+            while start + length in ranks:
+                length += 1
+            run = max(run, 50 if length >= 4 else 20 if length == 3 else 0)
+    same = len({c % 8 for c in cards}) == 1
+    four = {"J": 200, "A": 100, "T": 100, "K": 100, "Q": 100}.get(RANKS[cards[0] % 8], 0)
+    stuk = {trump * 8 + RANKS.index("K"), trump * 8 + RANKS.index("Q")} <= set(cards)
+    return {"run": run, "four": four if same else 0, "stuk": 20 if stuk else 0}
 
 
 @dataclass
@@ -123,11 +139,14 @@ class Watcher:
         if not self.pending:
             self.roem[taker % 2] += roem
         self.leader, self.trick = taker, []
+        parts = roem_parts(cards, self.trump)
+        assert sum(parts.values()) == roem
         events.append(
             {
                 "type": "trick_taken",
                 "number": len(self.tricks),
                 **trick,
+                "roem_parts": parts,
                 "roem_pending": self.pending,
             }
         )
@@ -167,6 +186,17 @@ class Watcher:
         self.sheet.append(line)
         return {"type": "deal_ended", **line, "totals": list(self.totals)}
 
+    def shown(self, trick: dict[str, Any]) -> dict[str, Any]:
+        """A finished trick in a view: its roem by kind, all 0 once the roem was left."""
+        assert self.trump is not None
+        cards = [parse_card(c) for c in trick["cards"]]
+        parts = (
+            roem_parts(cards, self.trump)
+            if trick["roem"]
+            else dict.fromkeys(("run", "four", "stuk"), 0)
+        )
+        return {**trick, "roem_parts": parts}
+
     def game(self, match: Match, who: int | None) -> dict[str, Any]:
         """The ``game`` object of a snapshot, field by field as the protocol lists them."""
         deal, over = match.deal, match.winner is not None
@@ -200,7 +230,7 @@ class Watcher:
             "chooser": self.chooser,
             "leader": self.leader,
             "trick": [text(c) for _, c in self.trick],
-            "tricks": [dict(t) for t in self.tricks],
+            "tricks": [self.shown(t) for t in self.tricks],
             "points": list(self.points),
             "roem": list(self.roem),
             "totals": list(self.totals),
