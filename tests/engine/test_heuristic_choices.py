@@ -113,19 +113,19 @@ def test_keeps_the_nine_of_trump_for_a_trick_worth_more() -> None:
 
 
 def test_third_player_takes_the_trick_for_now_with_a_cheap_card() -> None:
-    """The opponent's nine wins and no club of ours is sure to hold: the jack (two points)
-    takes the trick for now rather than the eight giving it up."""
+    """The opponent's jack wins and no club of ours is sure to hold: the queen (three
+    points) takes the trick for now rather than the eight giving it up."""
     match = playing(
         HEARTS,
         0,
-        "7c 9c",
+        "7c Jc",
         s0="7c 7d 8d 9d Td 7s 8s 9s",
-        s1="9c Jd Qd Kd Ad Ts Js Qs",
-        s2="8c Jc Tc 7h 8h 9h Ks As",
-        s3="Ac Kc Qc Th Jh Qh Kh Ah",
+        s1="Jc Jd Qd Kd Ad Ts Js Qs",
+        s2="8c Qc Tc 7h 8h 9h Ks As",
+        s3="9c Kc Ac Th Jh Qh Kh Ah",
     )
     assert match.turn == 2
-    assert act(match) == Action.parse("Jc")
+    assert act(match) == Action.parse("Qc")
 
 
 def test_discards_its_least_valuable_card() -> None:
