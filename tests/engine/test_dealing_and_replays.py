@@ -12,7 +12,7 @@ import pytest
 from engine import Action, Deal, IllegalCard, Match, NotationError, Rules, parse_card, parse_hands
 from engine.cards import parse_suit
 from engine.playout import random_playout
-from engine.record import analyze
+from engine.record import analyze, match_deals
 from engine.rng import shuffled_deck
 from tests.engine.helpers import deal_at_trump, play_random
 
@@ -100,6 +100,10 @@ def test_a_match_record_with_another_first_dealer_replays_deal_by_deal() -> None
     assert "error" not in answer
     assert answer["totals"] == match.totals and answer["winner"] == match.winner
     assert [d["result"] for d in answer["deals"]] == [s.result.to_dict() for s in match.sheet]
+    deals = match_deals(match.to_record())  # seats, not only teams, as dealt
+    assert [(d["dealer"], d["chooser"]) for d in deals] == [
+        (s.dealer, s.chooser) for s in match.sheet
+    ]
 
 
 def test_a_match_record_before_its_first_deal_ends_has_no_winner() -> None:
