@@ -142,3 +142,19 @@ def test_discards_its_least_valuable_card() -> None:
     )
     assert match.turn == 1
     assert act(match) == Action.parse("7d")
+
+
+def test_leads_no_suit_an_opponent_may_ruff() -> None:
+    """Seat 3 showed no clubs (it may still hold trumps): the nine of clubs, alone, would
+    be the short-suit lead, so the eight of spades goes instead."""
+    match = playing(
+        HEARTS,
+        1,
+        "7c Ac 8c 7s  7d 8d 9d Ad",
+        s0="7c Ad 9c 8s 9s Qd 7h 8h",
+        s1="Ac 7d Kc Qc Jc Ks Qs Js",
+        s2="8c 8d Tc Td Jd Kd Ts 9h",
+        s3="7s 9d Th Jh Qh Kh Ah As",
+    )
+    assert match.turn == 0
+    assert act(match) == Action.parse("8s")
