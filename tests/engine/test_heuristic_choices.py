@@ -158,3 +158,19 @@ def test_leads_no_suit_an_opponent_may_ruff() -> None:
     )
     assert match.turn == 0
     assert act(match) == Action.parse("8s")
+
+
+def test_last_player_keeps_its_ace_from_a_worthless_trick() -> None:
+    """Last to play on an opponent's nine, with nothing in the trick: winning it with the
+    ace gains 11 points now but loses the sure ace, so the eight goes."""
+    match = playing(
+        HEARTS,
+        1,
+        "9d 7s 8s",
+        s0="9d 7d Td Jd Qd Kd 7h 8h",
+        s1="7s Ac Tc 9c 8c 7c Qs Ks",
+        s2="8s 9s Ts Js As Jh Qh Kh",
+        s3="Ad 8d Jc Qc Kc 9h Th Ah",
+    )
+    assert match.turn == 3
+    assert act(match) == Action.parse("8d")
