@@ -174,3 +174,35 @@ def test_last_player_keeps_its_ace_from_a_worthless_trick() -> None:
     )
     assert match.turn == 3
     assert act(match) == Action.parse("8d")
+
+
+def test_smears_the_card_that_makes_roem_for_its_side() -> None:
+    """The partner's jack of trump surely wins: the ten of trump adds ten points and a run
+    (nine, ten, jack) for its own side."""
+    match = playing(
+        HEARTS,
+        0,
+        "Jh 9h",
+        s0="Jh 7c 8c 9c 7d 8d 9d 7s",
+        s1="9h Tc Jc Qc Td Jd Qd 8s",
+        s2="Th 8h Qh Kc Ac Kd Ad 9s",
+        s3="7h Kh Ah Ts Js Qs Ks As",
+    )
+    assert match.turn == 2
+    assert act(match) == Action.parse("Th")
+
+
+def test_a_top_card_an_opponent_may_ruff_is_no_sure_winner() -> None:
+    """The ten of clubs is the highest club left, but seat 3 showed no clubs and may hold
+    trumps: not a winner to cash; the eight of spades goes."""
+    match = playing(
+        HEARTS,
+        1,
+        "7c Ac 8c 7s  7d 8d 9d Ad",
+        s0="7c Ad Tc 8s 9s Qd 7h 8h",
+        s1="Ac 7d 9c Qc Jc Ks Qs Js",
+        s2="8c 8d Kc Td Jd Kd Ts 9h",
+        s3="7s 9d Th Jh Qh Kh Ah As",
+    )
+    assert match.turn == 0
+    assert act(match) == Action.parse("8s")
