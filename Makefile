@@ -11,7 +11,7 @@ STAMP  := $(VENV)/.installed
 CHROMIUM := /usr/bin/chromium
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
 
-.PHONY: install serve test lint bench clean
+.PHONY: install serve test lint bench mutation clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -39,5 +39,10 @@ lint: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python bench/engine.py
 
+# Mutation score of the engine and of the server's folds (bench/mutation.py; targets in
+# pyproject.toml).  Long: `make mutation TARGETS=engine` runs one.
+mutation: $(STAMP)
+	nice $(BIN)/python bench/mutation.py $(TARGETS)
+
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis .mutation

@@ -7,7 +7,7 @@ refusal in words and runs only when a card is refused.
 from __future__ import annotations
 
 from .cards import SUIT_MASK, SUIT_NAMES
-from .tables import ABOVE, STRENGTH
+from .tables import ABOVE
 
 
 def legal_mask(
@@ -45,17 +45,13 @@ def legal_mask(
 
 
 def why_illegal(hand: int, trick: list[int], high_trump: int, trump: int, card: int) -> str:
-    """Why ``card`` is not among the legal cards (the reason shown to a player)."""
+    """Why ``card``, not among the legal cards, is refused (the reason shown to a player)."""
     led = trick[0] >> 3
     suit = card >> 3
     if hand & SUIT_MASK[led] and suit != led:
         return f"must follow {SUIT_NAMES[led]}"
-    if suit == trump:
-        if led == trump:
-            return "must play a higher trump"
-        if high_trump >= 0 and STRENGTH[trump * 4][card] < STRENGTH[trump * 4][high_trump]:
-            return "may not undertrump"
-        return "may not trump here"
-    if hand & SUIT_MASK[trump] & ABOVE[trump][high_trump]:
+    if suit == trump:  # a refused trump is always below the trick's highest trump
+        return "must play a higher trump" if led == trump else "may not undertrump"
+    if high_trump >= 0 and hand & ABOVE[trump][high_trump]:
         return "must trump higher than the trick's highest trump"
     return "must trump"

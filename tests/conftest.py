@@ -8,7 +8,7 @@ import os
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, Phase, settings
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES_DIR = ROOT / "tests" / "data" / "rules"  # a copy: a user's clone has nothing beside it
@@ -21,6 +21,16 @@ settings.register_profile(
 )
 
 settings.register_profile("ci", max_examples=120, deadline=None, derandomize=True)
+# Mutation runs (bench/mutation.py): the same examples every run, and no shrinking, which
+# would spend minutes on a failure a mutant caused.
+settings.register_profile(
+    "mutation",
+    max_examples=60,
+    deadline=None,
+    derandomize=True,
+    phases=[Phase.explicit, Phase.generate],
+    suppress_health_check=[HealthCheck.too_slow],
+)
 settings.load_profile("ci" if os.environ.get("CI") == "true" else "default")
 
 
