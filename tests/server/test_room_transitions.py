@@ -158,6 +158,35 @@ CASES = [
     Case("nobody to replace", playing(), lambda r: r.replace_with_cpu("p9"), []),
 ]  # fmt: skip
 
+# What each refusal says, word for word: the message a player reads.
+SAYS = {
+    'take a second seat': 'you already have a seat in this room',
+    "take a player's seat": 'seat 1 is taken',
+    "take a CPU's seat": 'seat 1 is taken',
+    'take a seat once playing': 'the room is playing; seats are fixed',
+    'leave without a seat': 'you have no seat in this room',
+    'leave a running match': 'the match is running; your seat stays yours',
+    'another adds a CPU': "only the room's owner may do that",
+    'a CPU on a taken seat': 'seat 3 is taken',
+    'a CPU once playing': 'the room is playing; seats are fixed',
+    'another removes': "only the room's owner may do that",
+    'remove an empty seat': 'seat 2 is empty',
+    'the owner removes itself': 'leave the room instead of removing yourself',
+    'remove once playing': 'the room is playing; seats are fixed',
+    'ready without a seat': 'you have no seat in this room',
+    'ready once playing': 'the room is playing; seats are fixed',
+    'act before the match': 'no match is being played (the room is open)',
+    'act without a seat': 'you have no seat at this table',
+    'act at a stale version': 'the table is at version 10, not 9',
+    'act in bad notation': "unknown action 'zz'",
+    'act out of turn': "it is seat 1's turn, not seat 2's",
+    'a card while trump is chosen': 'cards are not being played now (phase trump)',
+    'pass when a suit must be named': 'you must name trump: passing is not allowed now',
+    'a card not in the hand': '8c is not in your hand',
+    'a card the rules forbid': 'Td is not legal: must follow clubs',
+    'back without a seat': 'you have no seat in this room',
+}  # fmt: skip
+
 
 def state(room: Room) -> tuple:
     seats = [dataclasses.astuple(s) for s in room.seats]
@@ -172,7 +201,7 @@ def test_transition(case: Case) -> None:
         before = state(room)
         with pytest.raises(RoomError) as refused:
             case.command(room)
-        assert refused.value.code == case.expect
+        assert (refused.value.code, refused.value.message) == (case.expect, SAYS[case.name])
         assert state(room) == before  # a refusal changes nothing
         return
     expect = case.expect(room) if callable(case.expect) else case.expect
@@ -224,6 +253,27 @@ def test_timeouts_in_a_row_mark_the_seat_away() -> None:
 def test_away_after_is_a_setting() -> None:
     room = build(*PLAYING_LOG, away_after=1)
     assert [type(e) for e in room.expire(RandomPolicy())] == [Acted, Away]
+
+
+def test_a_timeout_plays_a_legal_action_and_a_finished_room_waits_for_nothing() -> None:
+    room = playing()()
+    assert room.match is not None
+    legal = {str(a) for a in room.match.legal_actions()}
+    (acted,) = build(*PLAYING_LOG, away_after=9).expire(RandomPolicy())
+    assert acted.action in legal  # type: ignore[union-attr]
+    room = build(*FULL, *READY, Started(), rules=Rules(end="deals", end_value=1))
+    while room.status == PLAYING:
+        assert room.match is not None
+        room.apply(Acted(room.turn, str(room.match.legal_actions()[0]), "player"))  # type: ignore[arg-type]
+    assert room.expire(RandomPolicy()) == [] and room.waiting_on() is None
+    with pytest.raises(RoomError) as refused:  # the match is over: nothing more to play
+        room.act("p1", "pass", None)
+    assert (refused.value.code, refused.value.message) == (
+        "not_playing",
+        "no match is being played (the room is finished)",
+    )
+    assert room.match is not None and room.summary({})["totals"] == list(room.match.totals)
+    assert sum(room.match.totals) >= 162  # a deal was scored
 
 
 def test_a_seat_that_is_away_is_played_by_the_cpu() -> None:
@@ -288,7 +338,11 @@ def test_timeouts_count_in_a_row() -> None:
     assert [s.timeouts for s in room.seats] == [0, 1, 1, 0]
     room.apply(Acted(1, "trump:h", "player"))  # the player's own move resets it
     assert room.seats[1].timeouts == 0
-    room.apply(Away(2, True))
+    for seat, by in ((1, "player"), (2, "timeout")):  # seat 1 leads; seat 2 times out again
+        room.apply(Acted(seat, legal(room), by))
+    assert room.seats[2].timeouts == 2
+    room.apply(Away(2, True))  # away: the count stands
+    assert (room.seats[2].away, room.seats[2].timeouts) == (True, 2)
     room.apply(Away(2, False))  # back: a fresh start
     assert (room.seats[2].away, room.seats[2].timeouts) == (False, 0)
 
@@ -316,16 +370,41 @@ def test_closed_closes_and_an_entry_out_of_place_is_refused() -> None:
 
 
 def test_the_summary_shows_seats_never_cards() -> None:
-    room = playing(Away(2, True))()
-    summary = room.summary({OWNER: "Ann", "p1": "Bob"})
-    assert summary["status"] == PLAYING and summary["totals"] == [0, 0]
-    seats = summary["seats"]
-    assert [s["nickname"] for s in seats] == ["Ann", "Bob", None, None]
-    assert [s["away"] for s in seats] == [False, False, True, False]
-    assert room.match is not None
-    hands = {str(Action.play(c)) for h in room.match.deal.hands for c in cards_of(h)}
-    assert not hands & set(str(summary).replace("'", " ").split())
-    assert build().status == OPEN
+    room = build(
+        Seated(0, OWNER), Seated(1, None, True), Seated(2, "p2"), Seated(3, "p3"),
+        Readied(0, True), Readied(2, True), Readied(3, True), Started(), Away(2, True),
+    )  # fmt: skip
+    room.tournament = "t_9"
+    assert room.summary({OWNER: "Ann", "p2": "Cas"}) == {
+        "id": "r1", "name": "table", "owner": OWNER, "private": False, "tournament": "t_9",
+        "status": PLAYING, "rules": Rules().to_dict(), "move_seconds": 30,
+        "seats": [
+            {"player_id": OWNER, "nickname": "Ann", "cpu": False, "ready": True, "away": False},
+            {"player_id": None, "nickname": "CPU", "cpu": True, "ready": True, "away": False},
+            {"player_id": "p2", "nickname": "Cas", "cpu": False, "ready": True, "away": True},
+            {"player_id": "p3", "nickname": None, "cpu": False, "ready": True, "away": False},
+        ],
+        "totals": [0, 0],
+    }  # fmt: skip
+    assert build(Seated(1, "p1")).summary({})["seats"][1] == {
+        "player_id": "p1", "nickname": None, "cpu": False, "ready": False, "away": False,
+    }  # fmt: skip
+    assert build().summary({})["totals"] == [0, 0] and build().status == OPEN
+
+
+def test_a_replayed_room_keeps_what_it_was_made_with() -> None:
+    rules = Rules(variant="rotterdam", roem="claim", end="deals", end_value=3)
+    first = Created(
+        "p7", "Cafe", rules, 45, True, "CODE123456", 99, "t_3", ("p7", None, "p8", None)
+    )
+    room = Room.from_log("r_x", [first])
+    made = (
+        room.id, room.owner, room.name, room.rules, room.move_seconds, room.private,
+        room.invite_code, room.seed, room.tournament, room.version, room.away_after,
+    )  # fmt: skip
+    assert made == ("r_x", "p7", "Cafe", rules, 45, True, "CODE123456", 99, "t_3", 1, 2)
+    assert Room.from_log("r_x", [first], away_after=5).away_after == 5
+    assert build(*PLAYING_LOG).version == 1 + len(PLAYING_LOG)
 
 
 # -- the log's codec -----------------------------------------------------------------------

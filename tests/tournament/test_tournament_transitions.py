@@ -140,6 +140,21 @@ CASES = [
     ), lambda t: t.advance(), [Finished()]),
 ]  # fmt: skip
 
+# What each refusal says, word for word.
+SAYS = {
+    'register twice': 'you are already registered',
+    'register when full': 'the tournament is full',
+    'register once running': 'the tournament is running',
+    'register after abandoning': 'you left this tournament and cannot rejoin it',
+    'register when cancelled': 'the tournament is cancelled',
+    'unregister unregistered': 'you are not registered',
+    'unregister once running': 'the tournament has started: leave it',
+    'leave before the start, unregistered': 'you are not registered',
+    'leave without playing': 'you are not playing in this tournament',
+    'leave when eliminated': 'you are not playing in this tournament',
+    'leave a finished tournament': 'you are not playing in this tournament',
+}  # fmt: skip
+
 
 def state(t: Tournament) -> tuple:
     return (
@@ -154,7 +169,7 @@ def test_transition(case: Case) -> None:
     if isinstance(case.expect, str):
         with pytest.raises(TournamentError) as refused:
             case.command(t)
-        assert refused.value.code == case.expect
+        assert (refused.value.code, refused.value.message) == (case.expect, SAYS[case.name])
         return
     before = state(t)
     entries = case.command(t)
@@ -191,6 +206,27 @@ def _log(t: Tournament) -> list[Entry]:
     first = Tournament.created(t.format, t.start_at, t.fill_with_cpu, t.start_when_full,
                                t.repeat, t.seed)  # fmt: skip
     return [first, *(Registered(p) for p in t.registered)]
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_partners_always_change_between_rounds(seed: int) -> None:
+    """Whatever the seed: each round's teams are new pairs (always possible from four on)."""
+    first = Tournament.created("classic", START, True, False, None, seed)
+    t = Tournament.from_log("t1", [first])
+    for entry in t.start(START):
+        t.apply(entry)
+    while t.live:
+        before = {frozenset(table.team(team)) for table in t.current for team in (0, 1)}
+        for index in range(len(t.current)):
+            t.apply(TableRoom(index, f"r{len(t.rounds)}{index}"))
+            t.apply(TableFinished(index, (seed + index) % 2, (1001, 0)))
+        step = t.advance()
+        for entry in step:
+            t.apply(entry)
+        if t.live:
+            after = {frozenset(table.team(team)) for table in t.current for team in (0, 1)}
+            assert not before & after, (seed, len(t.rounds))
+    assert len(t.rounds) == 3 and t.status == FINISHED
 
 
 def test_winners_advance_with_new_partners() -> None:
@@ -322,4 +358,91 @@ def test_every_entry_reads_back_as_written(entry: Entry) -> None:
 
 def test_an_unknown_entry_is_refused() -> None:
     with pytest.raises(ValueError, match="unknown tournament entry"):
+        decode({"t": "bribe"})
+
+
+def classic_played(final_winner: int) -> tuple[Tournament, list[Entry]]:
+    """A Classic played to its end (round 1's tables won by team i % 2, round 2's by team
+    1 - i % 2, the final by ``final_winner``), and its whole log."""
+    log: list[Entry] = [Tournament.created("classic", START, True, False, None, 8)]
+    t = Tournament.from_log("t2", log)
+
+    def write(*entries: Entry) -> None:
+        for entry in entries:
+            t.apply(entry)
+            log.append(entry)
+
+    write(*t.start(START))
+    winners = [lambda i: i % 2, lambda i: 1 - i % 2, lambda i: final_winner]
+    for number in range(3):
+        for index in range(len(t.current)):
+            write(TableRoom(index, f"r{number}{index}"))
+            write(TableFinished(index, winners[number](index), (1001, 500)))
+        write(*t.advance())
+    return t, log
+
+
+@pytest.mark.parametrize("final_winner", [0, 1])
+def test_places_of_a_classic_round_by_round(final_winner: int) -> None:
+    t, _ = classic_played(final_winner)
+    assert t.status == FINISHED
+    final = t.current[0]
+    expect = {e: {"entrant": e, "place": 1, "prize": None if is_cpu(e) else "grand"}
+              for e in final.team(final_winner)}  # fmt: skip
+    expect |= {e: {"entrant": e, "place": 2, "prize": None if is_cpu(e) else "second"}
+               for e in final.team(1 - final_winner)}  # fmt: skip
+    for number, place in ((2, 3), (1, 4)):  # knocked out in round 2: third; in round 1: fourth
+        for table in t.rounds[number - 1]:
+            for e in table.team(1 - (table.winner or 0)):
+                expect[e] = {"entrant": e, "place": place, "eliminated_in": number}
+    assert sorted(t.places(), key=lambda p: p["entrant"]) == sorted(
+        expect.values(), key=lambda p: p["entrant"]
+    )
+    assert len(t.places()) == 16
+
+
+def test_the_summary_of_a_tournament_in_full() -> None:
+    t = running(TableFinished(0, 1, (600, 1005)))()
+    t.apply(t.leave(seated(t, 1, 0))[0])
+    names = {p: p.upper() for p in PLAYERS}
+    summary = t.summary(names)
+
+    def show(e: str) -> dict:
+        return {"id": e, "nickname": "CPU" if is_cpu(e) else e.upper(), "cpu": is_cpu(e)}
+
+    assert summary == {
+        "id": "t1", "format": "quick", "status": RUNNING, "start_at": START,
+        "start_when_full": False, "fill_with_cpu": False, "repeat": None, "size": 8,
+        "round_count": 2, "registered": [show(p) for p in PLAYERS],
+        "rounds": [[
+            {"room_id": "r0", "seats": [show(e) for e in t.rounds[0][0].seats], "winner": 1,
+             "totals": [600, 1005]},
+            {"room_id": "r1", "seats": [show(e) for e in t.rounds[0][1].seats], "winner": None,
+             "totals": [0, 0]},
+        ]],
+        "places": [], "reason": None, "version": t.version,
+    }  # fmt: skip
+    assert show(cpu_entrant(8)) in summary["rounds"][0][1]["seats"]  # who took over
+    when_full = quick(when_full=True).summary()
+    assert (when_full["start_at"], when_full["start_when_full"]) == (None, True)
+    assert when_full["registered"] == [] and when_full["rounds"] == []
+
+
+def test_every_entry_folds_in_and_a_replay_agrees() -> None:
+    t, log = classic_played(0)
+    # created, three rounds, a room and a result for each of 4 + 2 + 1 tables, finished
+    assert t.version == len(log) == 1 + 3 + 2 * 7 + 1
+    replayed = Tournament.from_log("t2", log)
+    assert replayed.summary() == t.summary() and replayed.places() == t.places()
+    assert quick().entrants() == [] and quick(*registered(3)).entrants() == PLAYERS[:3]
+    u = quick(*registered(3), Unregistered("p1"))
+    assert u.registered == ["p0", "p2"] and u.version == 5
+
+
+def test_refusals_in_creating_and_decoding_say_what() -> None:
+    with pytest.raises(TournamentError, match="format must be classic or quick, not 'x'"):
+        Tournament.created("x", 0, False, False, None, 1)
+    with pytest.raises(TournamentError, match="repeat must be hourly or daily, not 'weekly'"):
+        Tournament.created("quick", 0, False, False, "weekly", 1)
+    with pytest.raises(ValueError, match="unknown tournament entry 'bribe'"):
         decode({"t": "bribe"})
