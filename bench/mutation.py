@@ -49,6 +49,7 @@ PACKAGES = sorted(
     p.name for p in ROOT.iterdir() if (p / "__init__.py").is_file() and p.name != "tests"
 )
 LINKED = (*PACKAGES, "tests")  # what each work folder links to
+DOCUMENTS = ("client_protocol.md",)  # files the tests read (the protocol's code tables)
 MUTMUT = Path(sys.executable).parent / "mutmut"
 
 # mutmut's exit codes per mutant (mutmut/stats.py), in the four outcomes reported here.
@@ -87,6 +88,7 @@ def mutmut_section(target: Target) -> str:
         "source_paths": PACKAGES,
         "only_mutate": target.globs,
         "pytest_add_cli_args_test_selection": target.tests,
+        "also_copy": list(DOCUMENTS),
     }
     # JSON strings, numbers, booleans and lists of them are valid TOML values.
     return "[tool.mutmut]\n" + "".join(f"{k} = {json.dumps(v)}\n" for k, v in settings.items())
@@ -97,10 +99,10 @@ def prepare(target: Target, fresh: bool) -> None:
     if fresh and target.work.exists():
         shutil.rmtree(target.work)
     target.work.mkdir(parents=True, exist_ok=True)
-    for name in LINKED:
+    for name in (*LINKED, *DOCUMENTS):
         link = target.work / name
         if not link.is_symlink():
-            link.symlink_to(ROOT / name, target_is_directory=True)
+            link.symlink_to(ROOT / name, target_is_directory=name in LINKED)
     text = (ROOT / "pyproject.toml").read_text()
     text = re.sub(r"(?ms)^\[tool\.mutmut\]\n.*?(?=^\[|\Z)", "", text)
     (target.work / "pyproject.toml").write_text(text.rstrip() + "\n\n" + mutmut_section(target))
