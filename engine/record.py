@@ -2,6 +2,9 @@
 
 ``{"variant", "dealer", "trump", "chooser", "hands", "plays", "tricks", "result"}`` with
 cards in two-character notation; ``analyze`` adds ``legal``, the legal set before each play.
+A deal not played under the default roem and pit options also names them (``roem``,
+``pit_bonus``); in claim mode ``claims`` lists each take or leave in order, so a replay
+scores the deal as it was scored.
 """
 
 from __future__ import annotations
@@ -10,10 +13,10 @@ from typing import Any
 
 from .actions import Action, Kind
 from .cards import card_str, mask_str, parse_card, parse_hands, parse_suit, suit_str
-from .deal import Deal
+from .deal import Deal, Phase
 from .errors import IllegalAction, NotationError
 from .match import Match
-from .rules import Rules, Variant
+from .rules import PitBonus, RoemMode, Rules, Variant
 
 
 def deal_record(deal: Deal) -> dict[str, Any]:
@@ -29,7 +32,19 @@ def deal_record(deal: Deal) -> dict[str, Any]:
         "plays": [card_str(a.value) for a in deal.actions if a.kind is Kind.PLAY],
         "tricks": [t.to_dict() for t in deal.tricks],
         "result": deal.result.to_dict(),
+        **_options(deal),
     }
+
+
+def _options(deal: Deal) -> dict[str, Any]:
+    """What a record says beyond the defaults: the roem and pit options, the claims."""
+    out: dict[str, Any] = {}
+    if deal.rules.roem is not RoemMode.AUTO:
+        out["roem"] = deal.rules.roem.value
+        out["claims"] = [a.kind.value for a in deal.actions if a.kind in (Kind.TAKE, Kind.LEAVE)]
+    if deal.rules.pit_bonus is not PitBonus.ANY:
+        out["pit_bonus"] = deal.rules.pit_bonus.value
+    return out
 
 
 def analyze(record: object) -> dict[str, Any]:
@@ -52,6 +67,17 @@ def analyze(record: object) -> dict[str, Any]:
         variant = Variant(record["variant"])
     except ValueError:
         raise NotationError(f"unknown variant {record['variant']!r}") from None
+    try:
+        rules = Rules(
+            variant=variant,
+            roem=record.get("roem", RoemMode.AUTO),
+            pit_bonus=record.get("pit_bonus", PitBonus.ANY),
+        )
+    except NotationError as err:
+        raise NotationError(f"record: {err}") from None
+    claims = record.get("claims", [])
+    if not isinstance(claims, list) or not all(c in ("take", "leave") for c in claims):
+        raise NotationError("claims must be a list of 'take' and 'leave'")
     for key in ("dealer", "chooser"):
         if record[key] not in range(4) or isinstance(record[key], bool):
             raise NotationError(f"{key} must be a seat 0-3, not {record[key]!r}")
@@ -59,7 +85,7 @@ def analyze(record: object) -> dict[str, Any]:
     if not isinstance(plays, list) or len(plays) > 32:
         raise NotationError("plays must be a list of at most 32 cards")
     deal = Deal.with_trump(
-        Rules(variant=variant),
+        rules,
         record["dealer"],
         parse_hands(record["hands"]),
         parse_suit(record["trump"]),
@@ -76,6 +102,10 @@ def analyze(record: object) -> dict[str, Any]:
             deal.apply(deal.turn, Action.play(card))
         except IllegalAction as err:
             return {"error": {"index": index, "card": card_str(card), "reason": str(err)}}
+        if deal.phase is Phase.CLAIM:  # the trick's winner took or left its roem
+            if not claims:
+                raise NotationError(f"play {index}: the trick's roem was claimed, say how")
+            deal.apply(deal.turn, Action.parse(claims.pop(0)))
     answer: dict[str, Any] = {"legal": legal, "tricks": [t.to_dict() for t in deal.tricks]}
     answer["result"] = deal.result.to_dict() if deal.result else None
     return answer

@@ -130,12 +130,29 @@ def _finished_match(seed: int, **rules: object) -> Match:
     return play_random(match, random.Random(seed))
 
 
-@pytest.mark.parametrize("mode", ["bidding", "turned"])
-def test_a_match_record_is_analyzed_deal_by_deal(mode: str) -> None:
-    """Default roem and pit options: a deal record names neither (only the variant)."""
-    match = _finished_match(5, trump_mode=mode)
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"trump_mode": "bidding"},
+        {"trump_mode": "turned"},
+        {"roem": "claim"},
+        {"pit_bonus": "playing", "variant": "rotterdam"},
+        {"roem": "claim", "pit_bonus": "playing"},
+    ],
+    ids=["bidding", "turned", "claim", "pit-playing", "claim-and-pit-playing"],
+)
+def test_a_match_record_is_analyzed_deal_by_deal(options: dict) -> None:
+    """A deal record names the roem and pit options it was played under (none for the
+    defaults) and, in claim mode, each take or leave: analysed, every deal scores as it did."""
+    match = _finished_match(5, **options)
     record = json.loads(json.dumps(match.to_record()))
+    if options.get("roem") == "claim":  # the case that matters: some roem was left
+        assert "leave" in [str(a) for a in match.actions]
     deals = match_deals(record)
+    for deal in deals:
+        assert deal.get("roem") == options.get("roem")
+        assert deal.get("pit_bonus") == options.get("pit_bonus")
+        assert ("claims" in deal) == ("roem" in options)
     assert len(deals) == len(match.sheet)
     for line, deal in zip(match.sheet, deals, strict=True):
         assert deal["dealer"] == line.dealer and deal["chooser"] == line.chooser
