@@ -24,6 +24,7 @@ from .messages import decode, encode
 
 Op = Callable[[Any], None]  # adds commands to a pipeline
 RETRY_SECONDS = 0.5
+CLOSE_SECONDS = 2.0
 
 
 class Bus:
@@ -46,6 +47,7 @@ class Bus:
         self._queue: Mailbox[tuple[Op, asyncio.Future[Any] | None]] = Mailbox()
         self._tasks: list[asyncio.Task[None]] = []
         self._subscribed = asyncio.Event()
+        self._closing = False  # the writer and the listener end at their next turn
 
     def channel(self, name: str) -> str:
         return f"{self.prefix}:{name}"
@@ -63,13 +65,24 @@ class Bus:
         await asyncio.wait_for(self._subscribed.wait(), timeout=10)
 
     async def close(self) -> None:
+        """Send what is queued, then stop writing and listening, and disconnect.
+
+        The tasks end by themselves at their next turn: redis-py can turn a cancellation
+        that lands mid-command into a connection error, which a loop that retries would
+        swallow; a cancel is only the last resort, and the wait for it is bounded."""
         await self.flush()
+        self._closing = True
+        self._queue.wake()
         for task in self._tasks:
-            task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
-        await self.redis.aclose()
+            if task.get_name() == "bus-listener":
+                task.cancel()
+        if self._tasks:
+            _, stuck = await asyncio.wait(self._tasks, timeout=CLOSE_SECONDS)
+            for task in stuck:
+                task.cancel()
+                log.warning("bus_task_not_ended", task=task.get_name())
+        with contextlib.suppress(RedisError, OSError, TimeoutError):
+            await asyncio.wait_for(self.redis.aclose(), CLOSE_SECONDS)
 
     # -- writing ---------------------------------------------------------------------
 
@@ -98,8 +111,10 @@ class Bus:
 
     async def _write(self) -> None:
         queue = self._queue
-        while True:
+        while not self._closing:
             await queue.wait()
+            if not queue:
+                continue  # woken to close
             batch = [queue.take() for _ in range(min(len(queue), 512))]
             pipe = self.redis.pipeline(transaction=False)
             for op, _ in batch:
@@ -121,7 +136,7 @@ class Bus:
 
     async def _listen(self) -> None:
         lost = False
-        while True:
+        while not self._closing:
             pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
             try:
                 await pubsub.subscribe(self.mine, self.everyone)

@@ -172,7 +172,12 @@ class ClusterRouter(Router):
             assert isinstance(peer, Client)
             await self.forward(peer, node, ref, command)
             return FORWARDED
-        return await self.adopt(ref)
+        if self.stopping:  # handing everything over: ask again once it runs elsewhere
+            raise room_unavailable()
+        actor = await self.adopt(ref)
+        if actor is None and await self.owner(ref.key) not in (None, self.node):
+            raise room_unavailable()  # another node took it first: ask again, it forwards
+        return actor
 
     async def tell(self, ref: Ref, message: Message) -> None:
         if ref.key in self.actors:

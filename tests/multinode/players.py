@@ -10,7 +10,8 @@ frame and
   0.2 s, and resynchronises (``resume`` at its version) after ``stale_version`` or
   ``not_your_turn`` (noted) or ``not_a_member`` (a problem: members keep their membership);
 - when its connection closes, connects to another live node, says ``hello`` with its token
-  and ``resume``s every room it knows at its last version (and re-watches its tournaments);
+  and, once welcomed (no act before: the new connection follows nothing yet), ``resume``s
+  every room it knows at its last version (and re-watches its tournaments);
 - joins the tables a tournament seats it at.
 
 Anything else the server says that a correct cluster should not say goes to
@@ -81,6 +82,7 @@ class Bot:
         self._watch_at: dict[str, float] = {}  # tournament -> when to (re)watch
         self._register_at: dict[str, float] = {}  # tournament -> when to (re)register
         self._hello_at: float | None = None
+        self._welcomed = True  # False from a reconnect until its welcome: no acts meanwhile
 
     # -- set-up, before start() -----------------------------------------------------
 
@@ -264,6 +266,7 @@ class Bot:
     def _on_welcome(self, frame: dict[str, Any]) -> None:
         now = asyncio.get_running_loop().time()
         self.welcomes.append(frame)
+        self._welcomed = True
         for room in frame.get("rooms", []):
             self.table(room["room_id"])
         for room_id, table in self.tables.items():
@@ -323,7 +326,7 @@ class Bot:
     async def _maybe_act(self, room_id: str, table: TableState, now: float) -> None:
         if table.over or table.seat is None or table.turn != table.seat or not table.legal:
             return
-        if room_id in self._resume_at or room_id in self._resuming:
+        if not self._welcomed or room_id in self._resume_at or room_id in self._resuming:
             return
         if self.hold is not None and self.hold(table):
             return
@@ -365,6 +368,7 @@ class Bot:
                     pass
                 else:
                     self.cluster.note(f"{self.nickname} reconnected to {node.node_id}")
+                    self._welcomed = False  # a new connection follows nothing until resumed
                     await self.send({"type": "hello", "token": self.token, "ref": "hello"})
                     return
             if loop.time() > end:
