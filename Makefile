@@ -13,7 +13,8 @@ export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
 
 .PHONY: install serve test lint bench mutation clean
 
-$(STAMP): pyproject.toml
+# The solver's C inner loop is built by the editable install: a changed source reinstalls.
+$(STAMP): pyproject.toml engine/_solver.c
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[dev]'

@@ -20,34 +20,50 @@ from engine.policies import POLICIES, policy
 from engine.record import analyze, deal_record
 
 
-def selfplay(deals: int, seed: int, rules: Rules, policy_name: str) -> Iterator[Deal]:
-    """``deals`` independent deals of ``seed``, dealer rotating, one policy in every seat."""
+def selfplay(
+    deals: int, seed: int, rules: Rules, teams: tuple[str, str], budget: int | None = None
+) -> Iterator[Deal]:
+    """``deals`` independent deals of ``seed``, dealer rotating: team 0 (seats 0 and 2)
+    plays policy ``teams[0]``, team 1 ``teams[1]``; ``budget`` is strong's search budget."""
     rng = random.Random(seed)
-    if policy_name == "random":
+    if teams == ("random", "random"):
         for number in range(deals):
             yield random_playout(Deal.shuffled(rules, seed, number, number & 3), rng)
         return
-    players = [policy(policy_name) for _ in range(4)]
+    players = [policy(teams[seat & 1], budget) for seat in range(4)]
     for number in range(deals):
         yield policy_playout(Deal.shuffled(rules, seed, number, number & 3), players, rng)
 
 
+def _teams(args: argparse.Namespace) -> tuple[str, str]:
+    if args.policies is None:
+        return args.policy, args.policy
+    names = args.policies.split(",")
+    if len(names) != 2 or any(name not in POLICIES for name in names):
+        raise SystemExit(f"--policies takes two of {', '.join(sorted(POLICIES))}, as A,B")
+    return names[0], names[1]
+
+
 def cmd_selfplay(args: argparse.Namespace) -> int:
     rules = Rules(variant=Variant(args.variant))
-    played = selfplay(args.deals, args.seed, rules, args.policy)
+    teams = _teams(args)
+    if args.budget is not None and args.budget < 1:
+        raise SystemExit("--budget must be at least 1")
+    played = selfplay(args.deals, args.seed, rules, teams, args.budget)
     if args.out:
         with _open_out(args.out) as out:
             for deal in played:
                 out.write(json.dumps(deal_record(deal), separators=(",", ":")) + "\n")
         return 0
     start = time.perf_counter()
-    nat = pit = roem = 0
+    nat = pit = roem = margin = 0
     for deal in played:
         result = deal.result
         assert result is not None
         nat += result.nat
         pit += result.pit is not None
         roem += sum(deal.roem)
+        margin += result.score[0] - result.score[1]
     elapsed = time.perf_counter() - start
     n = max(args.deals, 1)
     print(f"deals          {args.deals}")
@@ -55,6 +71,8 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     print(f"nat            {100 * nat / n:.1f}%")
     print(f"pit            {100 * pit / n:.1f}%")
     print(f"average roem   {roem / n:.1f}")
+    if teams[0] != teams[1]:
+        print(f"{teams[0]} - {teams[1]}  {margin / n:+.1f} points a deal")
     return 0
 
 
@@ -62,19 +80,20 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     failed = False
     source = sys.stdin if args.file == "-" else open(args.file, encoding="utf-8")  # noqa: SIM115
     with source:
-        for answer in analyze_lines(source):
+        for answer in analyze_lines(source, args.solve):
             failed |= "error" in answer
             print(json.dumps(answer, separators=(",", ":")), flush=False)
     return 1 if failed else 0
 
 
-def analyze_lines(lines: Iterable[str]) -> Iterator[dict]:
-    """One answer per non-blank line: the analysis, or ``{"error": {...}}``."""
+def analyze_lines(lines: Iterable[str], solve: bool = False) -> Iterator[dict]:
+    """One answer per non-blank line: the analysis (with the solver's review of every
+    decision when ``solve``), or ``{"error": {...}}``."""
     for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
         try:
-            yield analyze(json.loads(line))
+            yield analyze(json.loads(line), solve)
         except json.JSONDecodeError as err:
             yield {"error": {"line": number, "reason": f"malformed JSON: {err.msg}"}}
         except KlaverjasError as err:
@@ -99,14 +118,21 @@ class _open_out:
 
 
 def add_commands(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("selfplay", help="play deals with a CPU policy in all four seats")
+    p = sub.add_parser("selfplay", help="play deals with CPU policies in all four seats")
     p.add_argument("--deals", type=int, required=True)
     p.add_argument("--seed", type=int, required=True)
     p.add_argument("--variant", choices=[v.value for v in Variant], default="amsterdam")
     p.add_argument("--policy", choices=sorted(POLICIES), default="random")
+    p.add_argument("--policies", metavar="A,B", help="team 0 (seats 0, 2) plays A, team 1 B")
+    p.add_argument("--budget", type=int, help="strong's budget: thousand solver nodes a decision")
     p.add_argument("--out", help="write one JSON record per deal to FILE, or - for stdout")
     p.set_defaults(func=cmd_selfplay)
 
     p = sub.add_parser("analyze", help="replay deal records: legal sets, tricks, result")
     p.add_argument("file", nargs="?", default="-")
+    p.add_argument(
+        "--solve",
+        action="store_true",
+        help="add each decision's exact open-card value and the points it lost (solver)",
+    )
     p.set_defaults(func=cmd_analyze)

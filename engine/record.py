@@ -4,7 +4,10 @@
 cards in two-character notation; ``analyze`` adds ``legal``, the legal set before each play.
 A deal not played under the default roem and pit options also names them (``roem``,
 ``pit_bonus``); in claim mode ``claims`` lists each take or leave in order, so a replay
-scores the deal as it was scored.
+scores the deal as it was scored.  With ``solve``, ``analyze`` also reviews every decision
+with the exact open-card solver (:mod:`engine.solver`): ``solve``, one entry per play, and
+in claim mode ``solve_claims``, one per take or leave, each ``{"values": {action: value},
+"lost": n}``.
 """
 
 from __future__ import annotations
@@ -47,19 +50,33 @@ def _options(deal: Deal) -> dict[str, Any]:
     return out
 
 
-def analyze(record: object) -> dict[str, Any]:
+def review(deal: Deal, action: Action) -> dict[str, Any]:
+    """The solver's review of ``action`` in ``deal`` (before it is applied): each legal
+    action's value (the mover's team's final total minus the other team's, every later
+    decision best with all hands open) and ``lost``, the best value minus the chosen one."""
+    from .solver import solve  # the compiled solver: only a review needs it
+
+    values = solve(deal)
+    return {
+        "values": {str(a): v for a, v in values.items()},
+        "lost": max(values.values()) - values[action],
+    }
+
+
+def analyze(record: object, solve: bool = False) -> dict[str, Any]:
     """Replay a record's plays; its legal sets, tricks and result, or the first error.
 
     A deal record answers ``{legal, tricks, result}``; a match record (``rules``, ``seed``,
     ``actions``, as the server stores finished matches) answers ``{deals: [...], totals,
     winner}`` with one such answer per deal.  A malformed record raises
     :class:`NotationError`; an illegal play is answered ``{"error": {"index", "card",
-    "reason"}}``.
+    "reason"}}``.  ``solve`` adds the solver's review of every decision (:func:`review`):
+    ``solve`` for the plays and, in claim mode, ``solve_claims`` for the takes and leaves.
     """
     if not isinstance(record, dict):
         raise NotationError("a deal record must be a JSON object")
     if "actions" in record and "seed" in record:
-        return analyze_match(record)
+        return analyze_match(record, solve)
     for key in ("variant", "dealer", "trump", "chooser", "hands", "plays"):
         if key not in record:
             raise NotationError(f"record has no {key!r}")
@@ -92,6 +109,8 @@ def analyze(record: object) -> dict[str, Any]:
         record["chooser"],
     )
     legal: list[list[str]] = []
+    reviews: list[dict[str, Any]] = []
+    claim_reviews: list[dict[str, Any]] = []
     for index, text in enumerate(plays):
         try:
             card = parse_card(text)
@@ -99,15 +118,25 @@ def analyze(record: object) -> dict[str, Any]:
             return {"error": {"index": index, "card": text, "reason": str(err)}}
         legal.append(mask_str(deal.legal_mask()))
         try:
-            deal.apply(deal.turn, Action.play(card))
+            deal.check(deal.turn, Action.play(card))
         except IllegalAction as err:
             return {"error": {"index": index, "card": card_str(card), "reason": str(err)}}
+        if solve:
+            reviews.append(review(deal, Action.play(card)))
+        deal.apply(deal.turn, Action.play(card))
         if deal.phase is Phase.CLAIM:  # the trick's winner took or left its roem
             if not claims:
                 raise NotationError(f"play {index}: the trick's roem was claimed, say how")
-            deal.apply(deal.turn, Action.parse(claims.pop(0)))
+            decision = Action.parse(claims.pop(0))
+            if solve:
+                claim_reviews.append(review(deal, decision))
+            deal.apply(deal.turn, decision)
     answer: dict[str, Any] = {"legal": legal, "tricks": [t.to_dict() for t in deal.tricks]}
     answer["result"] = deal.result.to_dict() if deal.result else None
+    if solve:
+        answer["solve"] = reviews
+        if rules.roem is RoemMode.CLAIM:
+            answer["solve_claims"] = claim_reviews
     return answer
 
 
@@ -124,11 +153,11 @@ def match_deals(record: dict[str, Any]) -> list[dict[str, Any]]:
     return deals
 
 
-def analyze_match(record: dict[str, Any]) -> dict[str, Any]:
+def analyze_match(record: dict[str, Any], solve: bool = False) -> dict[str, Any]:
     try:
         deals = match_deals(record)
     except IllegalAction as err:
         return {"error": {"index": None, "card": None, "reason": str(err)}}
     totals = [sum(d["result"]["score"][t] for d in deals) for t in (0, 1)]
     winner = None if totals[0] == totals[1] else int(totals[1] > totals[0])
-    return {"deals": [analyze(d) for d in deals], "totals": totals, "winner": winner}
+    return {"deals": [analyze(d, solve) for d in deals], "totals": totals, "winner": winner}

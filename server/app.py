@@ -6,7 +6,7 @@ subscriptions; nothing else in the server knows all of them.  ``Server.start`` o
 storage, resumes every live room and tournament from its log, then listens;
 ``Server.stop`` is the ordered, idempotent shutdown: stop accepting, stop the actors (every
 accepted action is already durable), hand them to other nodes, close sockets with 1012,
-close storage.
+stop the bot workers, close storage.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ import contextlib
 from websockets.asyncio.server import Server as WsServer
 from websockets.asyncio.server import ServerConnection, serve
 
+from .bots import Bots
 from .clock import Clock, RealClock
 from .cluster import ClusterRouter
 from .config import Settings
@@ -56,9 +57,12 @@ class Server:
             self.cluster = ClusterRouter(settings, store, self.lobby, self.identity.nicknames)
         self.router: Router = self.cluster or Router()
         journal = Journal(store, self._fenced)
+        self.bots = Bots(
+            settings.bot_workers, settings.bot_queue, settings.bot_budget, self.metrics
+        )  # this node's own pool of search processes
         ports = Ports(
             settings, clock, journal, self.router, self.events, self.identity.nicknames,
-            self.metrics,
+            self.metrics, self.bots,
         )  # fmt: skip
         self.rooms = Rooms(ports, store, self.identity)
         self.tournaments = Tournaments(ports, store, self.identity, self.rooms)
@@ -137,6 +141,7 @@ class Server:
                 await asyncio.wait_for(self.ws.wait_closed(), timeout=5)
             except TimeoutError:
                 log.warning("connections_not_closed", open=len(self.clients))
+        await self.bots.close()  # the actors are stopped: no search is waited for
         await self.store.close()
         log.info("server_stopped")
 

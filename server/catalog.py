@@ -1,7 +1,8 @@
 """What a client may choose, described once by the server (``GET /rules``).
 
-Generated from the engine's rule options and presets, the protocol's limits and the
-tournament formats, so no client (the web client included) types them out again.
+Generated from the engine's rule options and presets, the protocol's limits, the CPU
+levels and the tournament formats, so no client (the web client included) types them out
+again.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from engine.rules import (
     Variant,
 )
 
+from .levels import DEFAULT_LEVEL, LEVELS
 from .protocol import MOVE_SECONDS, NAME_LENGTH
 from .tournament.state import FORMATS
 
@@ -30,7 +32,7 @@ def _choice(kind: type[StrEnum], default: StrEnum) -> dict[str, Any]:
 
 
 def describe() -> dict[str, Any]:
-    """The rule options, presets, limits and tournament formats, JSON-ready."""
+    """The rule options, presets, limits, CPU levels and tournament formats, JSON-ready."""
     default = Rules()
     return {
         "options": {
@@ -50,6 +52,7 @@ def describe() -> dict[str, Any]:
             "move_seconds": dict(zip(("min", "max", "default"), MOVE_SECONDS, strict=True)),
             "name_length": NAME_LENGTH,
         },
+        "cpu": {"levels": list(LEVELS), "default": DEFAULT_LEVEL},
         "tournaments": {
             name: {
                 "players": f.players,

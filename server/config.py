@@ -3,8 +3,15 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
+
+from engine.policies import DEFAULT_BUDGET
+
+
+def _spare_cores() -> int:
+    """One bot worker per core beyond the first, at least one."""
+    return max(1, (os.cpu_count() or 1) - 1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,6 +39,9 @@ class Settings:
     log_level: str = "info"
     quick_when_full: bool = True  # keep one "start when full" Quick tournament open
     tournament_poll: float = 5.0  # seconds between looks for newly scheduled tournaments
+    bot_workers: int = field(default_factory=_spare_cores)  # processes searching for CPUs
+    bot_queue: int = 4  # searches that may wait for a busy worker before moves fall back
+    bot_budget: int = DEFAULT_BUDGET  # thousands of solver nodes a strong decision visits; 0: none
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None, **overrides: Any) -> Settings:

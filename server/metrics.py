@@ -24,6 +24,28 @@ class Metrics:
         self.dropped = Counter(
             "klaverjas_dropped_connections", "Connections dropped for a full outbox", registry=r
         )
+        self.bot_searches = Counter(
+            "klaverjas_bot_searches",
+            "CPU decisions asked for, by level, for a move or a hint",
+            ["level", "purpose"],
+            registry=r,
+        )
+        self.bot_seconds = Histogram(
+            "klaverjas_bot_search_seconds",
+            "Seconds a worker process spent on one search",
+            buckets=(0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0),
+            registry=r,
+        )
+        self.bot_fallbacks = Counter(
+            "klaverjas_bot_fallbacks",
+            "Searches not run because the worker pool was full (a move played by heuristic, "
+            "a hint refused)",
+            ["purpose"],
+            registry=r,
+        )
+        self.bot_pending = Gauge(
+            "klaverjas_bot_pending", "Searches running or queued in the worker pool", registry=r
+        )
 
     def render(self) -> bytes:
         return generate_latest(self.registry)

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from .bots import Bots
     from .clock import Clock
     from .config import Settings
     from .events import Events
@@ -28,3 +29,4 @@ class Ports:
     events: Events  # publish domain events once they are durable
     names: Mapping[str, str]  # player id -> nickname, for summaries
     metrics: Metrics
+    bots: Bots  # CPU decisions and hints, searched in worker processes

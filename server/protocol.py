@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from engine.rules import DEALS_RANGE, PRESETS, TARGET_RANGE, PitBonus, RoemMode, TrumpMode, Variant
 
 from .errors import Refused
+from .levels import DEFAULT_LEVEL, LEVELS
 
 MAX_FRAME = 16 * 1024
 PROTOCOL_VERSION = 1
@@ -101,6 +102,7 @@ class AddCpu(_Msg):
     type: Literal["add_cpu"]
     room_id: RoomId
     seat: Seat
+    level: _one_of(LEVELS) = DEFAULT_LEVEL  # type: ignore[valid-type]
 
 
 class RemoveSeat(_Msg):
@@ -139,6 +141,13 @@ class Resume(_Msg):
     version: Annotated[int, Field(ge=0)] = 0
 
 
+class Hint(_Msg):
+    """The strong CPU's advice for your own decision now (casual rooms only)."""
+
+    type: Literal["hint"]
+    room_id: RoomId
+
+
 class Chat(_Msg):
     type: Literal["chat"]
     room_id: RoomId
@@ -174,7 +183,7 @@ class GetRecord(_Msg):
 
 ClientMessage = Annotated[
     Hello | Ping | LobbySubscribe | LobbyUnsubscribe | CreateRoom | TakeSeat | LeaveRoom
-    | AddCpu | RemoveSeat | Ready | Watch | Act | Back | Resume | Chat | GetRecord
+    | AddCpu | RemoveSeat | Ready | Watch | Act | Back | Resume | Chat | Hint | GetRecord
     | TournamentRegister | TournamentUnregister | TournamentLeave | TournamentWatch,
     Field(discriminator="type"),
 ]  # fmt: skip
@@ -182,7 +191,7 @@ _CLIENT = TypeAdapter(ClientMessage)
 CLIENT_TYPES = frozenset(
     m.model_fields["type"].annotation.__args__[0]  # type: ignore[union-attr]
     for m in (Hello, Ping, LobbySubscribe, LobbyUnsubscribe, CreateRoom, TakeSeat, LeaveRoom,
-              AddCpu, RemoveSeat, Ready, Watch, Act, Back, Resume, Chat, GetRecord,
+              AddCpu, RemoveSeat, Ready, Watch, Act, Back, Resume, Chat, Hint, GetRecord,
               TournamentRegister, TournamentUnregister, TournamentLeave, TournamentWatch)
 )  # fmt: skip
 
@@ -311,6 +320,18 @@ class ChatOut(_Msg):
     at: float
 
 
+class HintOut(_Msg):
+    """The reply to ``hint``, to the asking connection only."""
+
+    type: Literal["hint"]
+    room_id: str
+    version: int = Field(description="The room's version the advice is for.")
+    seat: int
+    action: str
+    reason: str
+    values: dict[str, float] = Field(description="Each legal action's expected value.")
+
+
 class Record(_Msg):
     type: Literal["record"]
     match_id: str
@@ -319,7 +340,7 @@ class Record(_Msg):
 
 ServerMessage = Annotated[
     Welcome | ErrorMsg | Pong | Lobby | LobbyRoom | LobbyRoomGone | Snapshot | Update
-    | ChatOut | Record | LobbyTournament | LobbyTournamentGone | TournamentStatus
+    | ChatOut | HintOut | Record | LobbyTournament | LobbyTournamentGone | TournamentStatus
     | LobbyPresence,
     Field(discriminator="type"),
 ]  # fmt: skip

@@ -5,10 +5,17 @@ is a log entry from one of the room's transitions: appended to the fenced log (d
 folded into the room, sent to each member as its own projection, then published as domain
 events.  Sending never blocks: members are :class:`~server.peer.Peer` objects
 (connections here, with bounded outboxes, or stand-ins for connections to other nodes).
+
+A decision the server takes (a CPU's, an away seat's, a timeout's) is searched off the
+loop (``ports.bots``) while the mailbox keeps going: asked for as soon as it is due for an
+automatic seat (the CPU delay runs meanwhile) or when a player's time runs out; the answer
+comes back as a message and is committed once the deadline has passed, if the room is
+still at the version it was asked at.  Anything committed meanwhile drops it.
 """
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections import deque
 from dataclasses import dataclass
@@ -16,17 +23,17 @@ from typing import TYPE_CHECKING, Any
 
 from engine.events import DealEnded as DealEndedEvent
 from engine.events import Event
-from engine.policies import HeuristicPolicy
 from engine.views import project, view
 
 from ..actor import Actor
+from ..bots import fallback
 from ..events import DealEnded, MatchEnded, RoomChanged
 from ..logs import log
 from ..messages import Message, ReplaceWithCpu
 from ..peer import encode
 from ..router import ROOM
 from .entries import Acted, Entry
-from .room import FINISHED, Room, RoomError
+from .room import FINISHED, Decision, Room, RoomError
 
 if TYPE_CHECKING:
     from ..peer import Peer
@@ -50,7 +57,15 @@ class Step:
 
 
 SUMMARY_CHANGES = frozenset({"created", "seat", "ready", "start", "away", "closed"})
-_cpu = HeuristicPolicy()
+
+
+@dataclass(slots=True, eq=False)
+class Pending:
+    """A decision asked of the bots: its answer, and whether its deadline has passed."""
+
+    decision: Decision
+    answer: asyncio.Future[str]
+    due: bool = False  # the deadline passed: commit as soon as the answer is in
 
 
 class RoomActor(Actor):
@@ -64,6 +79,7 @@ class RoomActor(Actor):
         self.members: dict[Peer, int | None] = {}
         self.history: deque[Step] = deque(maxlen=ports.settings.history)
         self.deadline_wall: float | None = None
+        self.pending: Pending | None = None  # the decision being searched
 
     @property
     def key(self) -> str:
@@ -71,6 +87,7 @@ class RoomActor(Actor):
 
     def start(self) -> None:
         self._schedule()
+        self._think()
         super().start()
 
     def finished(self) -> bool:
@@ -79,6 +96,7 @@ class RoomActor(Actor):
     def on_exit(self) -> None:
         """A finished room lets its members go; a stopped one (moved, or the server is
         stopping) forgets them, who keep their versions to resume wherever it runs next."""
+        self._drop_pending()  # a search for a closed, finished or stopped room is wasted
         for member in list(self.members):
             if self.finished():
                 self.detach(member)
@@ -88,11 +106,15 @@ class RoomActor(Actor):
 
     def on_failure(self) -> None:
         self._schedule(retry=True)
+        self._think()
 
     # -- timers --------------------------------------------------------------------------
 
     def _schedule(self, retry: bool = False) -> None:
-        """Set the deadline of the decision now due (none outside a running match)."""
+        """Set the deadline of the decision now due (none outside a running match); a
+        search for an earlier version is dropped."""
+        if self.pending is not None and self.pending.decision.version != self.room.version:
+            self._drop_pending()
         due = self.room.waiting_on()
         if due is None:
             self.deadline = self.deadline_wall = None
@@ -105,16 +127,67 @@ class RoomActor(Actor):
         self.deadline_wall = None if automatic else self.clock.wall() + wait
 
     async def on_deadline(self) -> None:
-        await self.commit_all(self.room.expire(_cpu))
+        """The deadline passed: commit the decision due once its answer is in."""
+        pending = self._ask()
+        if pending is None:
+            return
+        pending.due = True
+        if not pending.answer.done():
+            return  # ``_answered`` brings the deadline back when it is
+        await self.commit_all(self._expire(pending))
+
+    def _expire(self, pending: Pending) -> list[Entry]:
+        """The entries of a searched decision; if the search failed or answered something
+        illegal (our bug: logged), of what ``heuristic`` plays there."""
+        decision, answer = pending.decision, pending.answer
+        try:
+            if answer.cancelled():
+                raise RuntimeError("the search was cancelled")
+            return self.room.expire(decision, answer.result())
+        except Exception as err:
+            self.log.error("bot_failed", level=decision.level, error=repr(err))
+            return self.room.expire(decision, fallback(decision.view, decision.seed))
+
+    def _think(self) -> None:
+        """An automatic seat's decision is searched at once: the CPU delay runs meanwhile."""
+        due = self.room.waiting_on()
+        if due is not None and due[1]:
+            self._ask()
+
+    def _ask(self) -> Pending | None:
+        """The search for the decision due now (started if it is not yet)."""
+        pending = self.pending
+        if pending is not None and pending.decision.version == self.room.version:
+            return pending
+        self._drop_pending()
+        decision = self.room.decision_due()
+        if decision is None:
+            return None
+        answer = self.ports.bots.decide(decision.level, decision.view, decision.seed)
+        self.pending = pending = Pending(decision, answer)
+        answer.add_done_callback(lambda _: self.tell(lambda: self._answered(pending)))
+        return pending
+
+    async def _answered(self, pending: Pending) -> None:
+        """A search ended: if it is still wanted and overdue, the deadline is now."""
+        if pending is self.pending and pending.due:
+            self.deadline = self.clock.now()
+
+    def _drop_pending(self) -> None:
+        if self.pending is not None:
+            self.pending.answer.cancel()  # a search not started yet never runs
+            self.pending = None
 
     # -- committing ----------------------------------------------------------------------
 
     async def commit_all(self, entries: list[Entry], started: float | None = None) -> None:
-        """Commit a transition's entries in order, then whatever the room does by itself."""
+        """Commit a transition's entries in order, then whatever the room does by itself;
+        then start thinking for an automatic seat whose turn it is."""
         for entry in entries:
             await self.commit(entry, started)
         while (entry := self.room.follow_up()) is not None:
             await self.commit(entry)
+        self._think()
 
     async def commit(self, entry: Entry, started: float | None = None) -> None:
         """Make ``entry`` durable, fold it in, send every member its projection, then
@@ -294,8 +367,8 @@ class RoomActor(Actor):
             await self.commit_all(self.room.leave(peer.player_id))
         self.detach(peer)
 
-    async def add_cpu(self, peer: Peer, seat: int) -> None:
-        await self.commit_all(self.room.add_cpu(peer.player_id, seat))
+    async def add_cpu(self, peer: Peer, seat: int, level: str) -> None:
+        await self.commit_all(self.room.add_cpu(peer.player_id, seat, level))
 
     async def remove(self, peer: Peer, seat: int) -> None:
         removed = self.room.seats[seat].player
@@ -313,6 +386,13 @@ class RoomActor(Actor):
     async def back(self, peer: Peer) -> None:
         self._member(peer)
         await self.commit_all(self.room.back(peer.player_id))
+
+    async def hint(self, peer: Peer) -> tuple[Decision, asyncio.Future[dict[str, Any]]]:
+        """The search for ``peer``'s hint, started here and awaited by the caller (never
+        in the actor, whose mailbox keeps going)."""
+        self._member(peer)
+        decision = self.room.hint(peer.player_id)
+        return decision, self.ports.bots.advise(decision.view, decision.seed)
 
     async def chat(self, peer: Peer, text: str) -> None:
         self._member(peer)

@@ -3,7 +3,7 @@
 ``created`` opens every log; ``seat`` (a player, a CPU, or nobody takes a seat), ``ready``,
 ``start``, ``act`` (by ``player``, ``timeout`` or ``cpu``), ``away`` (or back) and
 ``closed`` follow.  :func:`decode` reads what :meth:`to_dict` wrote, and logs written
-before the entries were typed.
+before the entries were typed, or before CPUs had levels (their CPUs played ``heuristic``).
 """
 
 from __future__ import annotations
@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from engine import Rules
+
+from ..levels import LEGACY_LEVEL
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,6 +28,7 @@ class Created:
     seed: int
     tournament: str | None = None
     seats: tuple[str | None, ...] | None = None  # a tournament table: players, None a CPU
+    cpu_level: str = LEGACY_LEVEL  # the level of a tournament table's CPUs
 
     def to_dict(self) -> dict[str, Any]:
         entry = {
@@ -35,6 +38,7 @@ class Created:
         }  # fmt: skip
         if self.tournament is not None:
             entry["tournament"], entry["seats"] = self.tournament, list(self.seats or ())
+            entry["cpu_level"] = self.cpu_level
         return entry
 
     @classmethod
@@ -47,20 +51,25 @@ class Created:
             None if seats is None else tuple(
                 None if s is None or s.startswith("cpu:") else s for s in seats
             ),
+            d.get("cpu_level", LEGACY_LEVEL),
         )  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
 class Seated:
-    """``seat`` is taken by ``player``, by a CPU, or emptied (neither)."""
+    """``seat`` is taken by ``player``, by a CPU of ``level``, or emptied (neither)."""
 
     tag: ClassVar[str] = "seat"
     seat: int
     player: str | None
     cpu: bool = False
+    level: str | None = None  # a CPU's level (see server.levels)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"t": self.tag, "seat": self.seat, "player": self.player, "cpu": self.cpu}
+        entry = {"t": self.tag, "seat": self.seat, "player": self.player, "cpu": self.cpu}
+        if self.cpu:
+            entry["level"] = self.level
+        return entry
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,4 +135,7 @@ def decode(d: dict[str, Any]) -> Entry:
     cls = _SIMPLE.get(tag)  # type: ignore[arg-type]
     if cls is None:
         raise ValueError(f"unknown log entry {tag!r}")
-    return cls(**{k: v for k, v in d.items() if k != "t"})
+    fields = {k: v for k, v in d.items() if k != "t"}
+    if cls is Seated and fields.get("cpu") and "level" not in fields:
+        fields["level"] = LEGACY_LEVEL  # seated before CPUs had levels
+    return cls(**fields)

@@ -13,7 +13,7 @@ Transitions, in one table (command: entries written | refusals)::
     take_seat(p, s)   Seated(s, p)                | room_started already_seated seat_taken
     leave(p)          Seated(s, None) [+ Closed]  | not_seated match_running
                       (Closed when it leaves an open room with no player seated)
-    add_cpu(p, s)     Seated(s, cpu)              | not_owner room_started seat_taken
+    add_cpu(p, s, l)  Seated(s, cpu, l)           | not_owner room_started seat_taken
     remove(p, s)      Seated(s, None)             | not_owner room_started seat_empty
                                                     cannot_remove_self
     ready(p, r)       Readied(s, r)               | room_started not_seated
@@ -22,25 +22,31 @@ Transitions, in one table (command: entries written | refusals)::
                                                     bad_notation + the engine's refusals
     back(p)           Away(s, False) if away      | not_seated
     resume(p)         Away(s, False) if seated and away
-    expire(policy)    Acted(turn, cpu|timeout) [+ Away(turn, True) after `away_after`
-                      timeouts in a row]
-    replace_with_cpu(p)  Seated(s, cpu) if seated
+    expire(d, a)      Acted(turn, a, cpu|timeout) [+ Away(turn, True) after `away_after`
+                      timeouts in a row]; nothing once `d` is no longer the decision due
+                                                  | the engine's refusals (`a` not legal)
+    replace_with_cpu(p)  Seated(s, cpu, strong) if seated
     follow_up()       Started once every seat is filled and every player ready
+
+Queries that say what to compute, outside the fold (a search runs in a worker process):
+``decision_due()`` is the :class:`Decision` the server takes next (a CPU's move, an away
+seat's, or a timeout's once the actor's deadline passes), which ``expire`` then writes;
+``hint(p)`` is the decision a hint advises on, or refuses: hints_not_allowed not_playing
+not_seated not_your_turn.
 """
 
 from __future__ import annotations
 
 import functools
-import random
 from dataclasses import dataclass, field
 from typing import Any
 
 from engine import Action, KlaverjasError, Match, Rules
 from engine.events import Event
-from engine.policies.base import Policy
-from engine.views import view
+from engine.views import View, view
 
 from ..errors import Refused
+from ..levels import DEFAULT_LEVEL, LEGACY_LEVEL, STRONG, TAKEOVER_LEVEL, cpu_name
 from .entries import Acted, Away, Closed, Created, Entry, Readied, Seated, Started
 
 OPEN, PLAYING, FINISHED, CLOSED = "open", "playing", "finished", "closed"
@@ -56,10 +62,23 @@ def _rules_dict(rules: Rules) -> dict[str, Any]:
     return rules.to_dict()
 
 
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """A decision the server takes (or advises on) for ``seat`` at ``version``: its
+    ``level`` of CPU decides from the seat's own ``view`` with ``random.Random(seed)``."""
+
+    version: int
+    seat: int
+    level: str
+    view: View
+    seed: str
+
+
 @dataclass(slots=True)
 class Seat:
     player: str | None = None
     cpu: bool = False
+    level: str | None = None  # a CPU's level
     ready: bool = False
     away: bool = False
     timeouts: int = 0  # in a row
@@ -104,7 +123,9 @@ class Room:
             first.invite_code, first.seed, first.tournament, away_after, version=1,
         )  # fmt: skip
         for index, player in enumerate(first.seats or ()):
-            room.seats[index] = Seat(player=player, cpu=player is None, ready=True)
+            cpu = player is None
+            level = first.cpu_level if cpu else None
+            room.seats[index] = Seat(player=player, cpu=cpu, level=level, ready=True)
         for entry in entries[1:]:
             room.apply(entry)
         return room
@@ -146,14 +167,20 @@ class Room:
             "seats": [
                 {
                     "player_id": s.player,
-                    "nickname": "CPU" if s.cpu else nicknames.get(s.player or ""),
+                    "nickname": (
+                        cpu_name(self.seed, i, s.level or LEGACY_LEVEL)
+                        if s.cpu
+                        else nicknames.get(s.player or "")
+                    ),
                     "cpu": s.cpu,
+                    "level": s.level if s.cpu else None,
                     "ready": s.ready or s.cpu,
                     "away": s.away,
                 }
-                for s in self.seats
+                for i, s in enumerate(self.seats)
             ],
             "totals": list(self.match.totals) if self.match else [0, 0],
+            "hints": self.hints,
         }
 
     # -- transitions: command -> entries ---------------------------------------------
@@ -176,12 +203,13 @@ class Room:
             entries.append(Closed())
         return entries
 
-    def add_cpu(self, player: str, seat: int) -> list[Entry]:
+    def add_cpu(self, player: str, seat: int, level: str = DEFAULT_LEVEL) -> list[Entry]:
+        """A CPU of ``level`` (one of ``server.levels.LEVELS``, checked by the protocol)."""
         self._owner(player)
         self._open()
         if not self.seats[seat].empty:
             raise RoomError("seat_taken", f"seat {seat} is taken")
-        return [Seated(seat, None, cpu=True)]
+        return [Seated(seat, None, cpu=True, level=level)]
 
     def remove(self, player: str, seat: int) -> list[Entry]:
         self._owner(player)
@@ -224,15 +252,33 @@ class Room:
         seat = self.seat_of(player)
         return [Away(seat, False)] if seat is not None and self.seats[seat].away else []
 
-    def expire(self, policy: Policy) -> list[Entry]:
-        """The decision now due ran out of time (or was a CPU's): ``policy`` decides it,
-        seeded from the room's seed and version, so a replay decides the same."""
+    def decision_due(self) -> Decision | None:
+        """The decision the server takes next if the seat to act does not (None outside a
+        running match): a CPU's at its level; an away seat's or a timeout's by the level
+        that takes seats over.  Seeded from the room's seed and version, so a replay, or
+        another node, decides alike."""
+        turn = self.turn
+        if turn is None or self.match is None:
+            return None
+        seat = self.seats[turn]
+        level = (seat.level or LEGACY_LEVEL) if seat.cpu else TAKEOVER_LEVEL
+        return Decision(self.version, turn, level, view(self.match, turn), self._seed())
+
+    def expire(self, decision: Decision, text: str) -> list[Entry]:
+        """``decision`` (from :meth:`decision_due`) was taken: ``text`` is written for its
+        seat, by ``cpu`` (a CPU or an away seat) or ``timeout`` (its time ran out).
+        Nothing when it is no longer the decision due (a player acted meanwhile)."""
         turn = self.turn
         if turn is None or self.match is None:
             return []
+        if (self.version, turn) != (decision.version, decision.seat):
+            return []  # a stale answer: the room moved on
+        try:
+            action = Action.parse(text)
+            self.match.check(turn, action)
+        except KlaverjasError as err:
+            raise RoomError(err.code, str(err)) from None
         seat = self.seats[turn]
-        rng = random.Random(f"{self.seed}/{self.version}")
-        action = policy.act(view(self.match, turn), rng)
         if seat.automatic:
             return [Acted(turn, str(action), "cpu")]
         entries: list[Entry] = [Acted(turn, str(action), "timeout")]
@@ -240,10 +286,36 @@ class Room:
             entries.append(Away(turn, True))
         return entries
 
+    def hint(self, player: str) -> Decision:
+        """What a hint for ``player`` advises on: its own seat's decision, now due, as the
+        strong CPU would take it there (the same seed as a timeout's at this version)."""
+        self._hints_allowed()
+        if self.status != PLAYING or self.match is None:
+            raise RoomError("not_playing", f"no match is being played (the room is {self.status})")
+        seat = self.seat_of(player)
+        if seat is None:
+            raise RoomError("not_seated", "you have no seat at this table")
+        if self.match.turn != seat:
+            raise RoomError("not_your_turn", f"it is seat {self.match.turn}'s turn, not yours")
+        return Decision(self.version, seat, STRONG, view(self.match, seat), self._seed())
+
+    @property
+    def hints(self) -> bool:
+        """The one rule of which games give hints: casual rooms, not tournament tables
+        (rated and daily games, when they come, join the refusal here)."""
+        return self.tournament is None
+
+    def _hints_allowed(self) -> None:
+        if not self.hints:
+            raise RoomError("hints_not_allowed", "no hints at a tournament table")
+
+    def _seed(self) -> str:
+        return f"{self.seed}/{self.version}"
+
     def replace_with_cpu(self, player: str) -> list[Entry]:
         """A player abandoned its tournament: a CPU plays its seat to the end."""
         seat = self.seat_of(player)
-        return [] if seat is None else [Seated(seat, None, cpu=True)]
+        return [] if seat is None else [Seated(seat, None, cpu=True, level=TAKEOVER_LEVEL)]
 
     def follow_up(self) -> Entry | None:
         """What the room does by itself now: start once every seat is filled and every
@@ -283,8 +355,8 @@ class Room:
                     seat.timeouts += 1
                 if self.match.over:
                     self.status = FINISHED
-            case Seated(seat=index, player=player, cpu=cpu):
-                self.seats[index] = Seat(player=player, cpu=cpu)
+            case Seated(seat=index, player=player, cpu=cpu, level=level):
+                self.seats[index] = Seat(player, cpu, (level or LEGACY_LEVEL) if cpu else None)
                 if player is None and not cpu:
                     for s in self.seats:  # a seat emptied: everyone confirms again
                         s.ready = False

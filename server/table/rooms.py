@@ -3,6 +3,7 @@ client's room commands in them (see :class:`server.router.ActorKind`)."""
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 import time
 from typing import TYPE_CHECKING, Any
@@ -11,7 +12,10 @@ from engine import Rules
 from engine.errors import NotationError
 
 from .. import protocol as p
+from ..bots import BOTS_BUSY, RETRY_AFTER
+from ..errors import Unavailable
 from ..ids import new_id, new_invite_code, normalize_code
+from ..levels import TAKEOVER_LEVEL
 from ..router import ROOM, Ref
 from ..store.base import RoomRow
 from . import entries
@@ -62,7 +66,7 @@ class Rooms:
         """A tournament's table: its players (None: a CPU) seated and started."""
         first = entries.Created(
             "system", name, rules, move_seconds, False, None, secrets.randbits(62),
-            tournament=tournament, seats=tuple(seats),
+            tournament=tournament, seats=tuple(seats), cpu_level=TAKEOVER_LEVEL,
         )  # fmt: skip
         for player in seats:
             if player is not None:
@@ -133,7 +137,7 @@ class Rooms:
             case p.LeaveRoom():
                 await actor.call(lambda: actor.leave(peer))
             case p.AddCpu():
-                await actor.call(lambda: actor.add_cpu(peer, m.seat))
+                await actor.call(lambda: actor.add_cpu(peer, m.seat, m.level))
             case p.RemoveSeat():
                 await actor.call(lambda: actor.remove(peer, m.seat))
             case p.Ready():
@@ -144,11 +148,28 @@ class Rooms:
                 await actor.call(lambda: actor.back(peer))
             case p.Chat():
                 await actor.call(lambda: actor.chat(peer, m.text))
+            case p.Hint():
+                await self.hint(actor, peer, m.ref)
             case _:
                 raise TypeError(f"not a room command: {type(m).__name__}")
 
+    async def hint(self, actor: RoomActor, peer: Peer, ref: str | None) -> None:
+        """Ask the room for ``peer``'s hint, then wait for the search outside the room's
+        actor; the reply goes to this connection alone (it names its own cards only)."""
+        decision, answer = await actor.call(lambda: actor.hint(peer))
+        await asyncio.wait({answer})
+        if answer.cancelled():  # the server is stopping
+            raise Unavailable(BOTS_BUSY, "the server is stopping: ask again", RETRY_AFTER)
+        reply = {
+            "type": "hint", "room_id": actor.key, "version": decision.version,
+            "seat": decision.seat, **answer.result(),
+        }  # fmt: skip
+        if ref is not None:
+            reply["ref"] = ref
+        peer.send(reply)
+
     async def absent(self, key: str, peer: Peer, m: Any) -> None:
-        if isinstance(m, p.Act | p.Back | p.Chat):
+        if isinstance(m, p.Act | p.Back | p.Chat | p.Hint):
             raise p.ProtocolError("not_a_member", f"join, watch or resume room {key!r} first")
         if isinstance(m, p.TakeSeat | p.Watch) and m.invite_code is not None:
             raise p.ProtocolError("bad_invite", "no open room has that invite code")

@@ -9,8 +9,8 @@ import {
   applyFrame, applyLobby, isOver, markResync, newLobby, newRoom, newerTournament,
 } from './state.js';
 import {
-  applyPreset, buildForm, createMessage, loadCatalog, loadForm, renderLobby, saveForm,
-  setEndLimits,
+  applyPreset, buildCpuLevels, buildForm, createMessage, loadCatalog, loadForm, renderLobby,
+  saveForm, setEndLimits,
 } from './lobby.js';
 import { renderTable, renderTimer } from './table.js';
 import { renderTournament } from './tournament.js';
@@ -49,6 +49,8 @@ const app = {
   openNext: false, // show the next snapshot's room (after create / join by code)
   openRoomId: null, // show this room when its snapshot arrives
   acted: new Map(), // room_id -> the version we answered (buttons quiet until the next)
+  hints: new Map(), // room_id -> the last hint frame (shown while its version is current)
+  hintAsked: new Map(), // room_id -> the version a hint was asked at (the button waits)
   heard: new Map(), // room_id -> when its last frame came (seconds)
   pendingNickname: null,
   pendingInvite: null,
@@ -179,6 +181,10 @@ function handleFrame(f, sent) {
     case 'tournament':
       onTournament(f.tournament);
       break;
+    case 'hint':
+      app.hints.set(f.room_id, f);
+      app.hintAsked.delete(f.room_id);
+      break;
     default:
       break; // pong, record
   }
@@ -300,6 +306,7 @@ function onError(f, sent) {
     app.watchedTournaments.delete(sent.tournament_id);
     if (app.tournaments.has(sent.tournament_id)) return;
   }
+  if (sent?.type === 'hint') app.hintAsked.delete(sent.room_id);
   if (sent?.type === 'act') {
     app.acted.delete(sent.room_id);
     const m = app.rooms.get(sent.room_id);
@@ -487,7 +494,8 @@ function onClick(event) {
     app.openRoomId = roomId;
     resume(roomId, 0);
   } else if (d.addCpu !== undefined) {
-    send({ type: 'add_cpu', room_id: app.current, seat: Number(d.addCpu) });
+    const level = $('#cpu-level').value;
+    send({ type: 'add_cpu', room_id: app.current, seat: Number(d.addCpu), ...(level ? { level } : {}) });
   } else if (d.removeSeat !== undefined) {
     send({ type: 'remove_seat', room_id: app.current, seat: Number(d.removeSeat) });
   } else if (el.id === 'ready') {
@@ -496,6 +504,12 @@ function onClick(event) {
     if (seat) send({ type: 'ready', room_id: m.roomId, ready: !seat.ready });
   } else if (el.id === 'back') {
     send({ type: 'back', room_id: app.current });
+  } else if (el.id === 'hint') {
+    const m = app.rooms.get(app.current);
+    if (m && send({ type: 'hint', room_id: m.roomId }) !== null) {
+      app.hintAsked.set(m.roomId, m.version);
+      render();
+    }
   } else if (el.id === 'leave') {
     leave();
   } else if (el.id === 'to-lobby') {
@@ -599,6 +613,7 @@ function wireForms() {
   const createButton = create.querySelector('button[type=submit]');
   createButton.disabled = true;
   loadCatalog().then(() => {  // the choices are the server's: fill them in once they come
+    buildCpuLevels($('#cpu-level'));
     buildForm(create);
     loadForm(create);
     createButton.disabled = false;

@@ -16,6 +16,8 @@ const OPTION_WORDS = {
   roem: { auto: 'Counted automatically', claim: 'Claimed by the winner' },
   pit_bonus: { any: 'For either team', playing: 'Only the playing team' },
 };
+// The CPU levels' words; the levels themselves, and the default, are the catalog's.
+const LEVEL_WORDS = { random: 'Random', heuristic: 'Easy', strong: 'Strong' };
 let catalog = null; // what GET /rules answered
 
 // The server's catalog of rules, presets, limits and tournament formats (retried until
@@ -52,6 +54,12 @@ export function buildForm(form) {
   f.move_seconds.max = String(seconds.max);
   f.move_seconds.value = String(seconds.default);
   f.name.maxLength = catalog.room.name_length;
+}
+
+// The level choice for the CPUs an owner adds to a table, from the catalog.
+export function buildCpuLevels(select) {
+  fillSelect(select, catalog.cpu.levels, LEVEL_WORDS);
+  select.value = catalog.cpu.default;
 }
 
 const STORE_KEY = 'klaverjas.create-room';

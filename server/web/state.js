@@ -54,7 +54,7 @@ export function seatAt(model, position) {
 export function seatName(model, seat) {
   const s = model.room?.seats?.[seat];
   if (!s) return `seat ${seat + 1}`;
-  if (s.cpu) return 'CPU';
+  if (s.cpu) return s.nickname ?? 'CPU';
   return s.nickname ?? 'empty seat';
 }
 

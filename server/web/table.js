@@ -41,6 +41,12 @@ function acted(app, m) {
   return app.acted.get(m.roomId) === m.version;
 }
 
+// The hint for the decision on screen, if one came for this very version.
+function hintNow(app, m) {
+  const hint = app.hints.get(m.roomId);
+  return hint && hint.version === m.version && m.legal.length > 0 && !acted(app, m) ? hint : null;
+}
+
 function turnWord(v) {
   if (!v) return '';
   if (v.phase === 'trump') return 'choosing';
@@ -57,14 +63,14 @@ function seatElement(app, m, seat) {
   const owner = isOwner(m, app.me);
   const isTurn = Boolean(v) && m.turn === seat && !m.result;
   const bids = bidsBySeat(v);
-  const name = empty ? 'Empty seat' : s.cpu ? 'CPU' : s.nickname ?? '?';
+  const name = empty ? 'Empty seat' : s.cpu ? s.nickname ?? 'CPU' : s.nickname ?? '?';
   const you = m.seat === seat;
   const size = v ? v.hand_sizes[seat] : 0;
   const label = `${you ? 'You' : name}, seat ${seat + 1}, team ${teamLabel(m, teamOf(seat))}`;
 
   const badges = [];
   if (you) badges.push(h('span', { class: 'badge badge-you' }, 'you'));
-  if (s.cpu) badges.push(h('span', { class: 'badge badge-cpu', title: 'A computer player' }, 'bot'));
+  if (s.cpu) badges.push(h('span', { class: 'badge badge-cpu', title: `A computer player (${s.level ?? 'heuristic'})` }, 'bot'));
   if (s.away) badges.push(h('span', { class: 'badge badge-away', title: 'Away: the server plays for this seat' }, 'away'));
   if (open && !empty && !s.cpu && s.ready) badges.push(h('span', { class: 'badge badge-ready' }, 'ready'));
   if (v && v.dealer === seat && !m.result) badges.push(h('span', { class: 'badge badge-dealer', title: 'Dealer' }, 'dealer'));
@@ -105,7 +111,7 @@ function seatElement(app, m, seat) {
 
   return h('div', {
     class: ['seat', `team-${teamOf(seat)}`, isTurn && 'turn', empty && 'empty', you && 'you'],
-    dataset: { seat, pos, key: `seat-${seat}` },
+    dataset: { seat, pos, key: `seat-${seat}`, level: s.cpu ? s.level : null },
     role: 'group',
     'aria-label': label,
   },
@@ -218,6 +224,14 @@ function renderCenter(app, m) {
     delete turned.dataset.card;
   }
 
+  // A hint for this decision: its reason in words, its action highlighted.
+  const hint = hintNow(app, m);
+  const reason = $('#hint-reason');
+  show(reason, Boolean(hint));
+  reason.textContent = hint ? hint.reason : '';
+  if (hint) reason.dataset.action = hint.action;
+  else delete reason.dataset.action;
+
   // Trump choice: only the legal actions.
   const bids = m.legal.filter((a) => a === 'pass' || a.startsWith('trump:'));
   const bidBox = $('#bids');
@@ -228,11 +242,11 @@ function renderCenter(app, m) {
       h('p', { class: 'panel-title' }, mustName ? 'Name trump' : 'Play or pass?'),
       h('div', { class: 'bid-buttons' }, bids.map((a) => {
         if (a === 'pass') {
-          return h('button', { type: 'button', class: 'bid-button pass', dataset: { action: a, key: a }, 'aria-label': 'Pass' }, 'Pass');
+          return h('button', { type: 'button', class: ['bid-button pass', hint?.action === a && 'hinted'], dataset: { action: a, key: a }, 'aria-label': 'Pass' }, 'Pass');
         }
         const suit = a.slice(6);
         return h('button', {
-          type: 'button', class: ['bid-button', isRed(suit) && 'red'], dataset: { action: a, key: a },
+          type: 'button', class: ['bid-button', isRed(suit) && 'red', hint?.action === a && 'hinted'], dataset: { action: a, key: a },
           'aria-label': `${cap(SUIT_NAMES[suit])} as trump`,
         }, h('span', { class: 'suit-big', 'aria-hidden': 'true' }, SUIT_SYMBOLS[suit]), ` ${cap(SUIT_NAMES[suit])}`);
       })));
@@ -250,7 +264,7 @@ function renderCenter(app, m) {
       h('p', { class: 'panel-title' },
         c?.roem ? `Your trick has ${roemWords(c.roem_parts, c.roem).text}` : 'Your trick has roem'),
       h('div', { class: 'bid-buttons' }, claims.map((a) => h('button', {
-        type: 'button', class: ['bid-button', a === 'take' && 'primary'], dataset: { action: a, key: a },
+        type: 'button', class: ['bid-button', a === 'take' && 'primary', hint?.action === a && 'hinted'], dataset: { action: a, key: a },
         'aria-label': cap(actionWords(a)),
       }, a === 'take' ? 'Take it' : 'Leave it'))));
   } else {
@@ -329,6 +343,7 @@ function renderHand(app, m) {
   const v = m.view;
   const cards = m.seat !== null && v ? sortHand(v.hand, v.trump) : [];
   const legal = new Set(acted(app, m) ? [] : m.legal.filter(isCard));
+  const hinted = hintNow(app, m)?.action;
   hand.classList.toggle('choosing', Boolean(v && v.phase !== 'play'));
   hand.classList.toggle('my-turn', legal.size > 0);
   show(hand, m.seat !== null);
@@ -336,7 +351,7 @@ function renderHand(app, m) {
     const ok = legal.has(card);
     return h('button', {
       type: 'button',
-      class: ['card', isRed(suitOf(card)) ? 'red' : 'black', ok && 'legal', v.trump === suitOf(card) && 'is-trump'],
+      class: ['card', isRed(suitOf(card)) ? 'red' : 'black', ok && 'legal', v.trump === suitOf(card) && 'is-trump', hinted === card && 'hinted'],
       dataset: { card, key: card, index: i + 1 },
       'aria-label': cardWords(card),
       disabled: !ok,
@@ -380,6 +395,15 @@ function renderSide(app, m) {
     ready.classList.toggle('primary', !seat.ready);
   }
   show($('#back'), Boolean(seat && seat.away && room.status === 'playing'));
+  // Hints: a seated player on turn, where the room gives them (the server says).
+  const hintButton = $('#hint');
+  const canHint = Boolean(seat) && room.status === 'playing' && room.hints === true && !m.result
+    && m.legal.length > 0 && !acted(app, m);
+  show(hintButton, canHint);
+  hintButton.disabled = app.hintAsked.get(m.roomId) === m.version || Boolean(hintNow(app, m));
+  // The level of the CPUs the owner adds, while a seat is free.
+  const free = room.seats.some((s) => !s.player_id && !s.cpu);
+  show($('#cpu-level-label'), room.status === 'open' && free && isOwner(m, app.me));
   const leave = $('#leave');
   const running = room.status === 'playing' && m.seat !== null && !m.result;
   leave.title = running

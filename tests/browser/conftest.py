@@ -34,8 +34,9 @@ os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
 
 CHROMIUM = Path("/usr/bin/chromium")
 
-# Quick CPUs, no stray tournaments; each test module may override ``site_settings``.
-SITE_DEFAULTS: dict[str, Any] = {"cpu_delay": 0.05, "quick_when_full": False}
+# Quick CPUs (strong ones search little), no stray tournaments; each test module may
+# override ``site_settings``.
+SITE_DEFAULTS: dict[str, Any] = {"cpu_delay": 0.05, "quick_when_full": False, "bot_budget": 2}
 
 
 @dataclass

@@ -50,6 +50,7 @@ TAKEOVER_SECONDS = LEASE_SECONDS + 2.0 + 2.0  # lease, sweep, and some slack
 NODE_DEFAULTS = {
     "KLAVERJAS_LEASE_SECONDS": str(LEASE_SECONDS),
     "KLAVERJAS_CPU_DELAY": "0.05",
+    "KLAVERJAS_BOT_BUDGET": "2",  # strong CPUs search little
     "KLAVERJAS_QUICK_WHEN_FULL": "0",
     "KLAVERJAS_TOURNAMENT_POLL": "0.5",
     "KLAVERJAS_LOG_LEVEL": "warning",

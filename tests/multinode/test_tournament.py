@@ -28,7 +28,10 @@ def _summary(bots: list[Bot], tid: str) -> dict[str, Any]:
 
 
 async def test_a_quick_tournament_finishes_after_its_node_is_killed(cluster: Cluster) -> None:
-    nodes = await cluster.start("n1", "n2", "n3", KLAVERJAS_CPU_DELAY="0.01")
+    # a whole tournament is played: its CPUs do not search (strong plays as heuristic)
+    nodes = await cluster.start(
+        "n1", "n2", "n3", KLAVERJAS_CPU_DELAY="0.01", KLAVERJAS_BOT_BUDGET="0"
+    )
     start_at = datetime.now(UTC) + timedelta(seconds=4)
     tid = await cluster.schedule_tournament("quick", start_at, fill_with_cpu=True)
     owner = await cluster.owner(tid, kind="tournaments", timeout=5)

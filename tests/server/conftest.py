@@ -43,9 +43,12 @@ POSTGRES_ONLY = pytest.mark.parametrize("database", ["postgres"])
 
 _refs = itertools.count()
 
-# CPUs act at once; and since the rate limits run on the injected clock, which a test
-# moves only when it means to, a test's own pace is never limited unless it sets limits.
-TEST_DEFAULTS: dict[str, Any] = {"cpu_delay": 0.0, "rate": 10_000.0, "burst": 10_000}
+# CPUs act at once, and search little (strong CPUs think in worker processes); and since
+# the rate limits run on the injected clock, which a test moves only when it means to, a
+# test's own pace is never limited unless it sets limits.
+TEST_DEFAULTS: dict[str, Any] = {
+    "cpu_delay": 0.0, "rate": 10_000.0, "burst": 10_000, "bot_budget": 2,
+}  # fmt: skip
 
 
 @dataclass

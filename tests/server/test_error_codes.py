@@ -35,6 +35,7 @@ from client import GameClient
 from server.protocol import MAX_FRAME
 from tests.multinode.conftest import REDIS_URL, Cluster, http_get, redis_ping, redis_purge
 from tests.postgres import Proxy, fresh_schema, pg_connect
+from tests.server.bots_hold import hold
 from tests.server.conftest import Harness, act_once, running_harness
 from tests.server.protocol_codes import ROOT, documented_closes, documented_error_codes
 from tests.server.raw_client import RawClient
@@ -83,7 +84,7 @@ def closes(code: int, reason: str | None) -> Callable[[Any], Any]:
 
 
 FIELDS = {"type", "code", "message", "ref"}
-OURS = {"storage_unavailable", "room_unavailable"}  # the server's faults, not the client's
+OURS = {"storage_unavailable", "room_unavailable", "bots_busy"}  # the server's, not the client's
 
 
 async def refused(
@@ -676,6 +677,39 @@ async def illegal_action(tmp_path: Path) -> None:
         t = await playing(h, trump_mode="forced")  # the first seat must name a suit
         player = t.on_turn()
         await refused(player, t.act("pass"), "illegal_action", t.others(player), t.state)
+
+
+# == §7, hints (issue 11) =================================================================
+
+
+@provokes("hints_not_allowed", pytest.mark.bots)
+async def hints_not_allowed(tmp_path: Path) -> None:
+    async with server(tmp_path) as h:
+        t = await running_quick(h)
+        table = (await t.state())["rounds"][0][0]
+        seated = {s["id"] for s in table["seats"]}
+        player = next(p for p in t.players if p.player_id in seated)
+        resumed = await player.request({"type": "resume", "room_id": table["room_id"]}, "snapshot")
+        assert resumed["type"] == "snapshot", resumed
+        hint = {"type": "hint", "room_id": table["room_id"]}
+        await refused(player, hint, "hints_not_allowed", t.others(player), t.state)
+
+
+@provokes("bots_busy", pytest.mark.bots)
+async def bots_busy(tmp_path: Path) -> None:
+    """One worker and no queue, held by a job until the test lets it go: the pool is full."""
+    async with server(tmp_path, bot_workers=1, bot_queue=0) as h:
+        t = await playing(h)
+        player = t.on_turn()
+        flag = tmp_path / "let-go"
+        job = h.server.bots.submit(hold, str(flag))  # type: ignore[union-attr]
+        assert job is not None
+        try:
+            hint = {"type": "hint", "room_id": t.room_id}
+            await refused(player, hint, "bots_busy", t.others(player), t.state)
+        finally:
+            flag.touch()
+            await job
 
 
 # == §11, tournament error codes ===========================================================

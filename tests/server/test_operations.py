@@ -20,7 +20,11 @@ pytestmark = pytest.mark.server
 async def _serve(tmp_path: Path, **env: str) -> tuple[asyncio.subprocess.Process, int]:
     process = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "commands", "serve", "--port", "0",
-        env={**os.environ, "KLAVERJAS_DB": str(tmp_path / "k.sqlite3"), **env},
+        env={
+            **os.environ, "KLAVERJAS_DB": str(tmp_path / "k.sqlite3"),
+            "KLAVERJAS_BOT_BUDGET": "2",  # strong CPUs search little
+            **env,
+        },
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
     )  # fmt: skip
     assert process.stdout is not None

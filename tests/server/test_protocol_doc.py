@@ -33,6 +33,7 @@ SERVER_TYPES = {
     "snapshot",
     "update",
     "chat",
+    "hint",
     "record",
     "lobby_tournament",
     "lobby_tournament_gone",

@@ -9,6 +9,7 @@ are checked below the table.
 from __future__ import annotations
 
 import dataclasses
+import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -16,7 +17,7 @@ import pytest
 
 from engine import Action, Rules, cards_of
 from engine.events import DealStarted, MatchEnded
-from engine.policies import RandomPolicy
+from engine.policies import Policy, RandomPolicy
 from server.table.entries import (
     Acted,
     Away,
@@ -28,7 +29,7 @@ from server.table.entries import (
     Started,
     decode,
 )
-from server.table.room import CLOSED, FINISHED, OPEN, PLAYING, Room, RoomError
+from server.table.room import CLOSED, FINISHED, OPEN, PLAYING, Decision, Room, RoomError
 
 pytestmark = pytest.mark.server
 
@@ -67,6 +68,24 @@ def held_by(room: Room, seat: int, legal: bool) -> str:
     return str(Action.play(cards[0]))
 
 
+def cpu_at(seat: int) -> Callable[[], Room]:
+    """A running match with a CPU (a strong one) in ``seat``."""
+    seats = [Seated(seat, None, True, "strong") if s.seat == seat else s for s in FULL]
+    return lambda: build(*seats, *READY, Started())
+
+
+def at_tournament() -> Room:
+    room = playing()()
+    room.tournament = "t_1"
+    return room
+
+
+def due(room: Room) -> Decision:
+    decision = room.decision_due()
+    assert decision is not None
+    return decision
+
+
 def after_lead() -> Room:
     room = with_trump()()
     room.apply(Acted(1, legal(room), "player"))
@@ -99,7 +118,8 @@ CASES = [
          lambda r: r.leave("p1"), [Seated(1, None), Closed()]),
     Case("leave a running match", playing(), lambda r: r.leave("p1"), "match_running"),
     # add_cpu
-    Case("the owner adds a CPU", build, lambda r: r.add_cpu(OWNER, 3), [Seated(3, None, True)]),
+    Case("the owner adds a CPU", build, lambda r: r.add_cpu(OWNER, 3),
+         [Seated(3, None, True, "strong")]),
     Case("another adds a CPU", build, lambda r: r.add_cpu("p1", 3), "not_owner"),
     Case("a CPU on a taken seat", lambda: build(Seated(3, "p3")), lambda r: r.add_cpu(OWNER, 3),
          "seat_taken"),
@@ -154,8 +174,35 @@ CASES = [
     Case("resume as a spectator", playing(), lambda r: r.resume("p9"), []),
     # replace_with_cpu (a tournament player abandoned)
     Case("a player is replaced", playing(), lambda r: r.replace_with_cpu("p2"),
-         [Seated(2, None, True)]),
+         [Seated(2, None, True, "strong")]),
     Case("nobody to replace", playing(), lambda r: r.replace_with_cpu("p9"), []),
+]  # fmt: skip
+
+# Issue 11 (strong CPU players): CPU levels, decisions searched outside the fold, hints.
+BOT_CASES = [
+    # add_cpu at a level
+    Case("the owner adds an easy CPU", build, lambda r: r.add_cpu(OWNER, 3, "heuristic"),
+         [Seated(3, None, True, "heuristic")]),
+    # expire (the decision due, answered by a search)
+    Case("a CPU's decision", cpu_at(1), lambda r: r.expire(due(r), "pass"),
+         [Acted(1, "pass", "cpu")]),
+    Case("an away seat's decision", playing(Away(1, True)), lambda r: r.expire(due(r), "pass"),
+         [Acted(1, "pass", "cpu")]),
+    Case("a timeout's decision", playing(), lambda r: r.expire(due(r), "pass"),
+         [Acted(1, "pass", "timeout")]),
+    Case("a decision of an earlier version", playing(),
+         lambda r: r.expire(dataclasses.replace(due(r), version=r.version - 1), "pass"), []),
+    Case("a decision for another seat", playing(),
+         lambda r: r.expire(dataclasses.replace(due(r), seat=2), "pass"), []),
+    Case("a decision that is not legal", playing(), lambda r: r.expire(due(r), "Jh"),
+         "wrong_phase"),
+    # hint (refusals; what it advises on is below)
+    Case("a hint at a tournament table", at_tournament, lambda r: r.hint("p1"),
+         "hints_not_allowed"),
+    Case("a hint before the match", lambda: build(Seated(1, "p1")), lambda r: r.hint("p1"),
+         "not_playing"),
+    Case("a hint without a seat", playing(), lambda r: r.hint("p9"), "not_seated"),
+    Case("a hint out of turn", playing(), lambda r: r.hint("p2"), "not_your_turn"),
 ]  # fmt: skip
 
 # What each refusal says, word for word: the message a player reads.
@@ -185,6 +232,11 @@ SAYS = {
     'a card not in the hand': '8c is not in your hand',
     'a card the rules forbid': 'Td is not legal: must follow clubs',
     'back without a seat': 'you have no seat in this room',
+    'a decision that is not legal': 'cards are not being played now (phase trump)',
+    'a hint at a tournament table': 'no hints at a tournament table',
+    'a hint before the match': 'no match is being played (the room is open)',
+    'a hint without a seat': 'you have no seat at this table',
+    'a hint out of turn': "it is seat 1's turn, not yours",
 }  # fmt: skip
 
 
@@ -194,7 +246,11 @@ def state(room: Room) -> tuple:
     return room.version, room.status, seats, match
 
 
-@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+@pytest.mark.parametrize(
+    "case",
+    [*CASES, *(pytest.param(c, marks=pytest.mark.bots) for c in BOT_CASES)],
+    ids=[c.name for c in (*CASES, *BOT_CASES)],
+)
 def test_transition(case: Case) -> None:
     room = case.room()
     if isinstance(case.expect, str):
@@ -217,55 +273,67 @@ def test_transition(case: Case) -> None:
 # -- expire: the decision due ran out of time, or is a CPU's ---------------------------------
 
 
+def expire(room: Room, policy: Policy | None = None) -> list[Entry]:
+    """What the actor does at a deadline: ``policy`` (random) decides the decision due, as
+    a worker would, and the room writes it."""
+    decision = room.decision_due()
+    if decision is None:
+        return []
+    rng = random.Random(decision.seed)
+    return room.expire(decision, str((policy or RandomPolicy()).act(decision.view, rng)))
+
+
 def test_nothing_expires_outside_a_match() -> None:
-    assert build(Seated(1, "p1")).expire(RandomPolicy()) == []
+    assert build(Seated(1, "p1")).decision_due() is None
+    assert expire(build(Seated(1, "p1"))) == []
 
 
 def test_a_cpu_decides_a_legal_action() -> None:
     room = build(Seated(0, OWNER), Seated(1, None, True), *FULL[2:], *READY, Started())
     assert room.match is not None
     legal = {str(a) for a in room.match.legal_actions()}
-    (entry,) = room.expire(RandomPolicy())
+    (entry,) = expire(room)
     assert isinstance(entry, Acted) and (entry.seat, entry.by) == (1, "cpu")
     assert entry.action in legal
 
 
 def test_an_expired_decision_is_the_same_on_every_replay() -> None:
     """Seeded by the room's seed and version: a replay (or another node) decides alike."""
-    decisions = {str(playing()().expire(RandomPolicy())) for _ in range(5)}
+    decisions = {str(expire(playing()())) for _ in range(5)}
     assert len(decisions) == 1
     later = playing(Acted(1, "pass", "player"), Acted(2, "pass", "player"))()
-    assert later.turn == 3 and later.expire(RandomPolicy())[0].seat == 3  # type: ignore[union-attr]
+    assert later.turn == 3 and expire(later)[0].seat == 3  # type: ignore[union-attr]
+    assert later.decision_due().seed == f"7/{later.version}"  # type: ignore[union-attr]
 
 
 def test_timeouts_in_a_row_mark_the_seat_away() -> None:
     room = playing()()
-    (first,) = room.expire(RandomPolicy())
+    (first,) = expire(room)
     assert (first.seat, first.by) == (1, "timeout")  # type: ignore[union-attr]
     # seat 1 passes on a timeout, the others pass: all four passed, seat 1 must name trump
     for entry in (Acted(1, "pass", "timeout"), *(Acted(s, "pass", "player") for s in (2, 3, 0))):
         room.apply(entry)
     assert room.turn == 1 and room.seats[1].timeouts == 1
-    acted, away = room.expire(RandomPolicy())
+    acted, away = expire(room)
     assert (acted.seat, acted.by) == (1, "timeout") and away == Away(1, True)  # type: ignore[union-attr]
 
 
 def test_away_after_is_a_setting() -> None:
     room = build(*PLAYING_LOG, away_after=1)
-    assert [type(e) for e in room.expire(RandomPolicy())] == [Acted, Away]
+    assert [type(e) for e in expire(room)] == [Acted, Away]
 
 
 def test_a_timeout_plays_a_legal_action_and_a_finished_room_waits_for_nothing() -> None:
     room = playing()()
     assert room.match is not None
     legal = {str(a) for a in room.match.legal_actions()}
-    (acted,) = build(*PLAYING_LOG, away_after=9).expire(RandomPolicy())
+    (acted,) = expire(build(*PLAYING_LOG, away_after=9))
     assert acted.action in legal  # type: ignore[union-attr]
     room = build(*FULL, *READY, Started(), rules=Rules(end="deals", end_value=1))
     while room.status == PLAYING:
         assert room.match is not None
         room.apply(Acted(room.turn, str(room.match.legal_actions()[0]), "player"))  # type: ignore[arg-type]
-    assert room.expire(RandomPolicy()) == [] and room.waiting_on() is None
+    assert expire(room) == [] and room.waiting_on() is None
     with pytest.raises(RoomError) as refused:  # the match is over: nothing more to play
         room.act("p1", "pass", None)
     assert (refused.value.code, refused.value.message) == (
@@ -277,7 +345,7 @@ def test_a_timeout_plays_a_legal_action_and_a_finished_room_waits_for_nothing() 
 
 
 def test_a_seat_that_is_away_is_played_by_the_cpu() -> None:
-    (entry,) = playing(Away(1, True))().expire(RandomPolicy())
+    (entry,) = expire(playing(Away(1, True))())
     assert (entry.seat, entry.by) == (1, "cpu")  # type: ignore[union-attr]
 
 
@@ -285,6 +353,55 @@ def test_waiting_on_names_the_seat_and_who_decides() -> None:
     assert build().waiting_on() is None
     assert playing()().waiting_on() == (1, False)
     assert playing(Away(1, True))().waiting_on() == (1, True)
+
+
+@pytest.mark.bots
+def test_a_cpu_decides_at_its_level_and_the_server_takes_over_with_strong() -> None:
+    levels = [Seated(0, None, True, "random"), Seated(1, None, True, "heuristic"),
+              Seated(2, None, True, "strong"), Seated(3, "p3")]  # fmt: skip
+    room = build(*levels, Readied(3, True), Started())
+    seen = {}
+    while room.status == PLAYING and len(seen) < 4:
+        decision = due(room)
+        seen[decision.seat] = decision.level
+        assert decision.view.seat == decision.seat and decision.view.legal  # its own view
+        room.apply(Acted(decision.seat, str(decision.view.legal[0]), "cpu"))
+    assert seen == {0: "random", 1: "heuristic", 2: "strong", 3: "strong"}  # 3: a timeout
+
+
+@pytest.mark.bots
+def test_a_hint_advises_on_the_players_own_decision() -> None:
+    room = playing()()
+    hint = room.hint("p1")
+    assert hint == due(room)  # what the server would play there: strong, same seed
+    assert (hint.seat, hint.level, hint.version, hint.seed) == (1, "strong", 10, "7/10")
+    assert hint.view.seat == 1 and hint.view.hand  # seat 1's own cards, nobody else's
+
+
+@pytest.mark.bots
+def test_cpus_have_a_name_per_seat_that_a_replay_keeps() -> None:
+    room = build(*(Seated(s, None, True, "strong") for s in range(3)), Seated(3, None, True))
+    names = [s["nickname"] for s in room.summary({})["seats"]]
+    assert names == ["Hanna (CPU, strong)", "Ilse (CPU, strong)", "Joost (CPU, strong)",
+                     "Kees (CPU, heuristic)"]  # fmt: skip
+    assert [s["nickname"] for s in build(*room_log(room)).summary({})["seats"]] == names
+    other = Room.from_log("r2", [Created(OWNER, "t", Rules(), 30, False, None, seed=8),
+                                 Seated(0, None, True, "strong")])  # fmt: skip
+    assert other.summary({})["seats"][0]["nickname"] == "Ilse (CPU, strong)"  # seed picks
+
+
+def room_log(room: Room) -> list[Entry]:
+    return [Seated(i, s.player, s.cpu, s.level) for i, s in enumerate(room.seats)]
+
+
+@pytest.mark.bots
+def test_a_tournament_tables_cpus_are_strong_and_old_ones_heuristic() -> None:
+    first = Created("system", "t", Rules(), 30, False, None, 7, "t1", ("a", None, "b", None),
+                    cpu_level="strong")  # fmt: skip
+    assert [s.level for s in Room.from_log("r1", [first]).seats] == [None, "strong", None, "strong"]
+    stored = first.to_dict()
+    del stored["cpu_level"]  # a table opened before CPUs had levels
+    assert [s.level for s in Room.from_log("r1", [decode(stored)]).seats][1] == "heuristic"
 
 
 # -- follow_up: what the room does by itself ----------------------------------------------
@@ -371,7 +488,7 @@ def test_closed_closes_and_an_entry_out_of_place_is_refused() -> None:
 
 def test_the_summary_shows_seats_never_cards() -> None:
     room = build(
-        Seated(0, OWNER), Seated(1, None, True), Seated(2, "p2"), Seated(3, "p3"),
+        Seated(0, OWNER), Seated(1, None, True, "strong"), Seated(2, "p2"), Seated(3, "p3"),
         Readied(0, True), Readied(2, True), Readied(3, True), Started(), Away(2, True),
     )  # fmt: skip
     room.tournament = "t_9"
@@ -379,15 +496,21 @@ def test_the_summary_shows_seats_never_cards() -> None:
         "id": "r1", "name": "table", "owner": OWNER, "private": False, "tournament": "t_9",
         "status": PLAYING, "rules": Rules().to_dict(), "move_seconds": 30,
         "seats": [
-            {"player_id": OWNER, "nickname": "Ann", "cpu": False, "ready": True, "away": False},
-            {"player_id": None, "nickname": "CPU", "cpu": True, "ready": True, "away": False},
-            {"player_id": "p2", "nickname": "Cas", "cpu": False, "ready": True, "away": True},
-            {"player_id": "p3", "nickname": None, "cpu": False, "ready": True, "away": False},
+            {"player_id": OWNER, "nickname": "Ann", "cpu": False, "level": None, "ready": True,
+             "away": False},
+            {"player_id": None, "nickname": "Ilse (CPU, strong)", "cpu": True, "level": "strong",
+             "ready": True, "away": False},
+            {"player_id": "p2", "nickname": "Cas", "cpu": False, "level": None, "ready": True,
+             "away": True},
+            {"player_id": "p3", "nickname": None, "cpu": False, "level": None, "ready": True,
+             "away": False},
         ],
-        "totals": [0, 0],
+        "totals": [0, 0], "hints": False,
     }  # fmt: skip
+    assert build().summary({})["hints"] is True  # a casual room
     assert build(Seated(1, "p1")).summary({})["seats"][1] == {
-        "player_id": "p1", "nickname": None, "cpu": False, "ready": False, "away": False,
+        "player_id": "p1", "nickname": None, "cpu": False, "level": None, "ready": False,
+        "away": False,
     }  # fmt: skip
     assert build().summary({})["totals"] == [0, 0] and build().status == OPEN
 
@@ -413,7 +536,9 @@ EVERY_ENTRY: list[Entry] = [
     Created(OWNER, "t", Rules(variant="rotterdam", end="deals", end_value=16), 20, True,
             "ABCDE12345", 99),
     Created("system", "t", Rules(), 30, False, None, 5, "t_1", ("a", None, "b", "c")),
-    Seated(1, "p1"), Seated(2, None, True), Seated(3, None), Readied(0, True), Started(),
+    Created("system", "t", Rules(), 30, False, None, 5, "t_1", ("a", None, "b", "c"), "strong"),
+    Seated(1, "p1"), Seated(2, None, True), Seated(2, None, True, "random"), Seated(3, None),
+    Readied(0, True), Started(),
     Acted(1, "Jh", "timeout"), Away(2, True), Closed(),
 ]  # fmt: skip
 
@@ -432,6 +557,14 @@ def test_logs_written_before_typed_entries_still_replay() -> None:
         "tournament": "t_1", "seats": ["p_a", "cpu:3", "p_b", "cpu:4"],
     }  # fmt: skip
     assert decode(old).seats == ("p_a", None, "p_b", None)  # type: ignore[union-attr]
+
+
+@pytest.mark.bots
+def test_a_cpu_seated_before_levels_reads_back_as_heuristic() -> None:
+    assert decode({"t": "seat", "seat": 2, "player": None, "cpu": True}) == Seated(
+        2, None, True, "heuristic"
+    )
+    assert decode({"t": "seat", "seat": 2, "player": "p2", "cpu": False}) == Seated(2, "p2")
 
 
 def test_an_unknown_entry_is_refused() -> None:

@@ -125,7 +125,8 @@ async def test_finished_room_leaves_the_lobby(harness: Harness) -> None:
         assert frame["type"] == "lobby_room" and frame["room"]["id"] == room_id, frame
         if frame["room"]["status"] == "playing":
             break
-    assert nicknames(frame["room"]) == ["solo", "CPU", "CPU", "CPU"]
+    assert nicknames(frame["room"])[0] == "solo"
+    assert all(n.endswith(" (CPU, strong)") for n in nicknames(frame["room"])[1:])  # type: ignore[union-attr]
     await play_until([solo], room_id, lambda: solo.tables[room_id].over)
     gone = await lou.next(timeout=3)
     assert gone == {"type": "lobby_room_gone", "room_id": room_id}
@@ -221,12 +222,15 @@ async def test_owner_adds_cpus_and_removes_players(harness: Harness) -> None:
     await sync(ann)
     await ann.send({"type": "add_cpu", "room_id": room_id, "seat": 3})
     added = await bob.next("update", kind="seat", seat=3, timeout=3)
-    assert added["room"]["seats"][3]["cpu"] is True and nicknames(added["room"])[3] == "CPU"
+    cpu = added["room"]["seats"][3]
+    assert cpu["cpu"] is True and cpu["level"] == "strong"
+    assert nicknames(added["room"])[3].endswith(" (CPU, strong)")  # type: ignore[union-attr]
 
     await ann.send({"type": "remove_seat", "room_id": room_id, "seat": 2})
     removed = await bob.next("update", kind="seat", seat=2, timeout=3)
     assert removed["room"]["seats"][2] == {
-        "player_id": None, "nickname": None, "cpu": False, "ready": False, "away": False,
+        "player_id": None, "nickname": None, "cpu": False, "level": None, "ready": False,
+        "away": False,
     }  # fmt: skip
     # the removed player is told: it now watches without a seat
     told = await cas.next("snapshot", timeout=3)

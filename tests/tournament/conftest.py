@@ -24,8 +24,11 @@ from engine import Match
 from server.tournament.schedule import new_tournament
 from tests.server.conftest import Harness, running_harness, sync
 
-# Bots act far faster than people: lift the per-connection rate limit for them.
-BOT_SETTINGS: dict[str, Any] = {"quick_when_full": False}
+# Bots act far faster than people: lift the per-connection rate limit for them.  The CPUs
+# that fill places do not search (a budget of 0: strong plays as heuristic): these tests
+# are about tournaments, and whole ones are played here (tests/server/test_bots.py has the
+# strong CPUs at tournament tables).
+BOT_SETTINGS: dict[str, Any] = {"quick_when_full": False, "bot_budget": 0}
 
 _refs = itertools.count()
 

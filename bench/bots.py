@@ -1,0 +1,167 @@
+"""Strength of the strong CPU player: duplicate matches against another policy.
+
+Each deal pair is one seeded deal played twice: once with the strong team in seats 0 and
+2, once with it in seats 1 and 3, every other seat played by the opponent policy.  The
+luck of the cards cancels; what is left is the difference in play.  The deal's rules cycle
+through :data:`RULESETS`, so every trump mode is represented (and rotterdam and claimed
+roem).  Reported per configuration: the mean of (strong team's score - the other team's)
+per deal with its 95% confidence interval over the deal pairs, the number of pairs, and
+the median and p95 CPU time (``time.process_time``) of the strong player's decisions that
+had a choice.  A pool of worker processes (one per core by default) plays the pairs.
+
+Usage: ``python bench/bots.py [--pairs N] [--against heuristic,random] [--budget 1000,8000]
+[--minutes M]`` (the strong budget in thousands of solver nodes a decision; ``--minutes``
+ends each run early, after the pairs finished by then).
+The last line is one JSON object with every configuration's figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import multiprocessing
+import os
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from engine import Deal, Phase, Rules
+from engine.policies import DEFAULT_BUDGET, StrongPolicy, policy
+from engine.rules import PRESETS, RoemMode, TrumpMode
+from engine.views import deal_view
+
+RULESETS: tuple[tuple[str, Rules], ...] = (
+    ("amsterdam", PRESETS["amsterdam"]),  # bidding
+    ("rotterdam", PRESETS["rotterdam"]),  # bidding
+    ("tournament", PRESETS["tournament"]),  # dealer's choice
+    ("forced", Rules(trump_mode=TrumpMode.FORCED)),
+    ("turned", Rules(trump_mode=TrumpMode.TURNED)),
+    ("claim", Rules(roem=RoemMode.CLAIM)),
+)
+
+
+def play(deal: Deal, strong_team: int, strong: StrongPolicy, other: str, key: str):
+    """Play ``deal`` out; the strong team's score minus the other's, and strong's times."""
+    opponent = policy(other)
+    times = []
+    number = 0
+    while deal.phase is not Phase.DONE:
+        seat = deal.turn
+        view = deal_view(deal, seat)
+        rng = random.Random(f"{key}/{number}")
+        if seat & 1 == strong_team:
+            start = time.process_time()
+            action = strong.act(view, rng)
+            if len(view.legal) > 1:
+                times.append(time.process_time() - start)
+        else:
+            action = opponent.act(view, rng)
+        deal.apply(seat, action)
+        number += 1
+    assert deal.result is not None
+    score = deal.result.score
+    return score[strong_team] - score[1 - strong_team], times
+
+
+def pair(task: tuple[int, int, str, int]) -> tuple[int, str, float, list[float]]:
+    """One duplicate deal pair: its rules label, the mean difference a deal, strong's times."""
+    seed, number, other, budget = task
+    label, rules = RULESETS[number % len(RULESETS)]
+    strong = StrongPolicy(budget)
+    total, times = 0, []
+    for team in (0, 1):
+        deal = Deal.shuffled(rules, seed, number, number & 3)
+        diff, spent = play(deal, team, strong, other, f"{seed}/{number}/{team}")
+        total += diff
+        times += spent
+    return number, label, total / 2, times
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else 0.0
+
+
+def run(pairs: int, seed: int, other: str, budget: int, workers: int, minutes: float) -> dict:
+    """Play ``pairs`` deal pairs, or the first ones of them that finish within ``minutes``
+    of wall clock (the bench's own limit: the players never see a clock)."""
+    tasks = [(seed, number, other, budget) for number in range(pairs)]
+    start = time.perf_counter()
+    results = []
+    with multiprocessing.get_context("fork").Pool(workers) as pool:
+        for result in pool.imap(pair, tasks, chunksize=1):  # in order: a prefix of the pairs
+            results.append(result)
+            if time.perf_counter() - start > 60 * minutes:
+                pool.terminate()
+                break
+            if len(results) % 100 == 0:  # a run stopped early still says how it went
+                diffs = [d for _, _, d, _ in results]
+                half = 1.96 * statistics.stdev(diffs) / math.sqrt(len(diffs))
+                print(
+                    f"  {len(diffs)} pairs: {statistics.fmean(diffs):+.1f} ± {half:.1f}",
+                    file=sys.stderr,
+                    flush=True,
+                )
+    elapsed = time.perf_counter() - start
+    diffs = [d for _, _, d, _ in results]
+    times = [t for *_, ts in results for t in ts]
+    mean = statistics.fmean(diffs)
+    sd = statistics.stdev(diffs) if len(diffs) > 1 else 0.0
+    half = 1.96 * sd / math.sqrt(len(diffs))
+    by_rules = {
+        label: round(statistics.fmean(d for _, lab, d, _ in results if lab == label), 1)
+        for label, _ in RULESETS
+        if any(lab == label for _, lab, _, _ in results)
+    }
+    return {
+        "against": other,
+        "budget": budget,
+        "pairs": len(diffs),
+        "points_per_deal": round(mean, 1),
+        "ci95": [round(mean - half, 1), round(mean + half, 1)],
+        "by_rules": by_rules,
+        "decisions": len(times),
+        "median_ms": round(1000 * statistics.median(times), 2) if times else 0.0,
+        "p95_ms": round(1000 * percentile(times, 0.95), 2),
+        "mean_ms": round(1000 * statistics.fmean(times), 2) if times else 0.0,
+        "wall_s": round(elapsed, 1),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--pairs", type=int, default=200, help="duplicate deal pairs a run")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--against", default="heuristic", help="opponent policies, A,B,...")
+    parser.add_argument(
+        "--budget",
+        default=str(DEFAULT_BUDGET),
+        help="strong budgets (thousand solver nodes), N,M,...",
+    )
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    parser.add_argument(
+        "--minutes", type=float, default=math.inf, help="stop a run after this much wall clock"
+    )
+    args = parser.parse_args()
+    runs = []
+    for other in args.against.split(","):
+        for budget in map(int, args.budget.split(",")):
+            result = run(args.pairs, args.seed, other, budget, args.workers, args.minutes)
+            runs.append(result)
+            print(
+                f"strong({budget}) vs {other}: {result['points_per_deal']:+.1f} points a deal "
+                f"(95% CI {result['ci95'][0]:+.1f}..{result['ci95'][1]:+.1f}, "
+                f"{result['pairs']} pairs), decision median {result['median_ms']} ms, "
+                f"p95 {result['p95_ms']} ms",
+                flush=True,
+            )
+    print(json.dumps({"bench": "bots", "seed": args.seed, "runs": runs}))
+
+
+if __name__ == "__main__":
+    main()

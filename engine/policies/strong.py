@@ -1,0 +1,319 @@
+"""The strong CPU player: search over the hidden hands its view allows.
+
+Perfect-information sampling: draw worlds (deals of the unseen cards consistent with the
+view, :mod:`engine.worlds`), solve each exactly with all hands open
+(:mod:`engine.solver`), and take the action with the best mean value for the team.  The
+budget counts solver nodes, never time: worlds are drawn and solved until the nodes
+visited reach the budget (at least one world, at most :data:`MAX_WORLDS`), so the early
+tricks, where a solve is dear, get few worlds and the later ones many.  A solve's node
+count depends only on its position and every draw comes from the ``rng`` handed in, so a
+decision is a pure function of the view and the seed.
+
+Trump choice: for each suit it may name, the seat solves each world from the opening
+lead with that trump and itself as the chooser; passing is valued in the same worlds by
+letting the later bidders choose by the heuristic's rule of thumb (and the seat itself,
+when the bidding comes back to it, by its best mean).  A full solve is dear and its
+open-hand value flatters naming, so the few worlds a budget allows are noisy: the choice
+starts from the heuristic's rule of thumb and moves to another only when that one is
+better in the same worlds by more than :data:`CONFIDENCE` standard errors (measured: taken
+raw, the search's trump choice lost most of what its card play won).  A budget too small
+for two worlds (:data:`TRUMP_SEARCH`) keeps the rule of thumb without search.
+
+Soft information from the bidding: a seat that named a suit it would not accept by that
+rule of thumb, or passed a suit it would accept, keeps its world only with probability
+:data:`SOFT`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..actions import PASS, TAKE, Action, Kind
+from ..cards import FULL_MASK, SUIT_NAMES, cards_of
+from ..deal import BID_CHOICES, TRUMPS, TURNED_CHOICES, TURNED_FORCED, Deal, Phase
+from ..rules import TrumpMode
+from ..solver import last_nodes, solve, solve_value
+from ..tables import POINTS
+from ..trick import winning_index
+from ..views import View
+from ..worlds import Likelihood, Worlds
+from .heuristic import accepts, choose_trump, higher, suit_score
+
+DEFAULT_BUDGET = 1000  # thousands of solver nodes a decision; see README (bench/bots.py)
+MAX_WORLDS = 48  # worlds a decision at most, however cheap they are
+TRUMP_FACTOR = 4  # a trump choice (once a deal) gets four budgets for naming's solves
+TRUMP_WORLDS = 2  # and at least two worlds, so that a difference has a standard error
+TRUMP_SEARCH = 8000  # below this many thousand nodes (about two worlds), no trump search
+CONFIDENCE = 2.0  # standard errors by which the search must beat the rule of thumb
+SOFT = 0.3  # the chance a bid against the rule of thumb is kept (see module docstring)
+
+SUIT_SYMBOLS = "♣♦♥♠"
+RANK_LABELS = ("7", "8", "9", "10", "J", "Q", "K", "A")
+RANK_WORDS = ("seven", "eight", "nine", "ten", "jack", "queen", "king", "ace")
+
+
+@dataclass(frozen=True, slots=True)
+class Advice:
+    """A decision with the expected value of every legal action and a reason in words."""
+
+    action: Action
+    # The mean over the worlds of the mover's team minus the other team at deal end; empty
+    # for a trump choice made by the rule of thumb alone (a budget below TRUMP_SEARCH).
+    values: dict[Action, float]
+    reason: str
+
+
+class StrongPolicy:
+    """Determinized search with ``budget`` thousand solver nodes a decision (see the module
+    docstring)."""
+
+    name = "strong"
+
+    def __init__(self, budget: int = DEFAULT_BUDGET) -> None:
+        if budget < 1:
+            raise ValueError("the budget is at least 1 (thousand solver nodes)")
+        self.budget = budget
+
+    def act(self, view: View, rng: random.Random) -> Action:
+        if len(view.legal) == 1:
+            return view.legal[0]
+        return self.advise(view, rng).action
+
+    def advise(self, view: View, rng: random.Random) -> Advice:
+        """The decision for ``view``'s seat, its values, and why."""
+        if view.seat is None or not view.legal:
+            raise ValueError("the view has no decision to make")
+        if view.phase is Phase.TRUMP:
+            action, values = self._trump_choice(view, rng)
+        else:
+            values = self._play_values(view, rng)
+            action = max(view.legal, key=lambda a: values[a])  # the first on ties
+        return Advice(action, values, reason(view, action, values))
+
+    def _play_values(self, view: View, rng: random.Random) -> dict[Action, float]:
+        worlds = Worlds(view)
+        sums = dict.fromkeys(view.legal, 0)
+        solved: dict[tuple[int, ...], dict[Action, int]] = {}
+        nodes = drawn = 0
+        likelihood = bid_likelihood(view)
+        while drawn < MAX_WORLDS and (not drawn or nodes < 1000 * self.budget):
+            (hands,) = worlds.sample(rng, 1, likelihood)
+            key = tuple(hands)
+            if key not in solved:
+                solved[key] = solve(worlds.deal(hands))
+                nodes += last_nodes()
+            for action, value in solved[key].items():
+                sums[action] += value
+            drawn += 1
+        return {a: s / drawn for a, s in sums.items()}
+
+    def _trump_choice(self, view: View, rng: random.Random) -> tuple[Action, dict[Action, float]]:
+        seat = view.seat
+        assert seat is not None
+        choice = choose_trump(view.hand, view.legal)
+        budget = 1000 * TRUMP_FACTOR * self.budget
+        if budget < 1000 * TRUMP_SEARCH:
+            return choice, {}
+        worlds = Worlds(view)
+        names = [a for a in view.legal if a.kind is Kind.TRUMP]
+        found: dict[Action, list[int]] = {a: [] for a in view.legal}
+        drawn: list[list[int]] = []
+        nodes = 0
+        likelihood = bid_likelihood(view)
+        while len(drawn) < MAX_WORLDS and (len(drawn) < TRUMP_WORLDS or nodes < budget):
+            (hands,) = worlds.sample(rng, 1, likelihood)
+            drawn.append(hands)
+            for action in names:
+                deal = worlds.deal(hands)
+                deal.choose(action.value, seat)
+                found[action].append(_value_for(deal, seat))
+                nodes += last_nodes()
+        if PASS in found:
+            mine = max(names, key=lambda a: sum(found[a]))  # if the bidding comes back
+            for hands in drawn:
+                deal = worlds.deal(hands)
+                deal.pass_()
+                _finish_bidding(deal, seat, mine)
+                found[PASS].append(_value_for(deal, seat))
+        values = {a: sum(v) / len(v) for a, v in found.items()}
+        best = max(view.legal, key=lambda a: values[a])
+        if best != choice and _clearly_better(found[best], found[choice]):
+            choice = best
+        return choice, values
+
+
+def _clearly_better(these: list[int], those: list[int]) -> bool:
+    """Whether ``these`` beat ``those`` (paired by world) by :data:`CONFIDENCE` standard
+    errors of the mean difference."""
+    diffs = [a - b for a, b in zip(these, those, strict=True)]
+    n = len(diffs)
+    mean = sum(diffs) / n
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    return mean > 0 and mean * mean * n > CONFIDENCE * CONFIDENCE * var
+
+
+def _value_for(deal: Deal, seat: int) -> int:
+    """The open-hand value of ``deal`` (at its opening lead) for ``seat``'s team."""
+    value = solve_value(deal)
+    return value if not (deal.turn ^ seat) & 1 else -value
+
+
+def _finish_bidding(deal: Deal, seat: int, mine: Action) -> None:
+    """The rest of the bidding: the others by the heuristic's rule, ``seat`` forced to name
+    picks ``mine`` when it may."""
+    while deal.phase is Phase.TRUMP:
+        choices = deal.trump_choices()
+        if deal.turn == seat and mine in choices:
+            choice = mine
+        else:
+            choice = choose_trump(cards_of(deal.hands[deal.turn]), choices)
+        if choice.kind is Kind.PASS:
+            deal.pass_()
+        else:
+            deal.choose(choice.value, deal.turn)
+
+
+# -- soft information from the bidding ------------------------------------------------------
+
+
+def bid_choices(view: View, number: int) -> tuple[int, tuple[Action, ...]]:
+    """The seat that made bid ``number`` of ``view.bids`` and the choices it had."""
+    mode = view.rules.trump_mode
+    if mode is TrumpMode.DEALER:
+        return view.dealer, TRUMPS
+    seat = (view.dealer + 1 + number) & 3
+    if mode is TrumpMode.FORCED or number >= 4:
+        if mode is TrumpMode.TURNED and view.turned is not None:
+            return seat, TURNED_FORCED[view.turned >> 3]
+        return seat, TRUMPS
+    if mode is TrumpMode.TURNED and view.turned is not None:
+        return seat, TURNED_CHOICES[view.turned >> 3]
+    return seat, BID_CHOICES
+
+
+def bid_weight(hand: Sequence[int], bid: Action, choices: Sequence[Action]) -> float:
+    """How well a bid fits a dealt hand: 1 when the heuristic's rule of thumb would make it
+    (name a suit it accepts, pass with none; forced, name an accepted or the best suit),
+    else :data:`SOFT`."""
+    names = [a for a in choices if a.kind is Kind.TRUMP]
+    if bid.kind is Kind.PASS:
+        return SOFT if any(accepts(hand, a.value) for a in names) else 1.0
+    if accepts(hand, bid.value):
+        return 1.0
+    if PASS not in choices:
+        best = max(suit_score(hand, a.value) for a in names)
+        return 1.0 if suit_score(hand, bid.value) == best else SOFT
+    return SOFT
+
+
+def bid_likelihood(view: View) -> Likelihood | None:
+    """The weight of a world's dealt hands given the other seats' bids (None: no bids)."""
+    bids = [(*bid_choices(view, n), bid) for n, bid in enumerate(view.bids)]
+    bids = [(seat, choices, bid) for seat, choices, bid in bids if seat != view.seat]
+    if not bids:
+        return None
+
+    def likelihood(start: list[int]) -> float:
+        weight = 1.0
+        for seat, choices, bid in bids:
+            weight *= bid_weight(cards_of(start[seat]), bid, choices)
+        return weight
+
+    return likelihood
+
+
+# -- reasons in words -----------------------------------------------------------------------
+
+
+def card_label(card: int) -> str:
+    """``A♠``, ``10♥``: a card as the reason shows it."""
+    return RANK_LABELS[card & 7] + SUIT_SYMBOLS[card >> 3]
+
+
+def _signed(value: float) -> str:
+    return f"{value:+.0f}"
+
+
+def reason(view: View, action: Action, values: dict[Action, float]) -> str:
+    """One line in words: what ``action`` does and what it is expected to gain."""
+    if not values:
+        return _rule_of_thumb(view, action)
+    others = [v for a, v in values.items() if a != action]
+    margin = values[action] - max(others) if others else 0.0
+    if action.kind is Kind.PLAY:
+        head = f"Play {card_label(action.value)}: {_play_effect(view, action.value)}"
+        if not others:
+            return f"{head}; the only legal card"
+        if margin < 0.5:
+            return f"{head}; as good as the next best (expected {_signed(values[action])})"
+        return f"{head}; expected {_signed(margin)} over the next best"
+    if view.phase is Phase.CLAIM:
+        if action == TAKE:
+            return f"Take the roem: expected {_signed(margin)} over leaving it"
+        return (
+            f"Leave the roem: the roem would count for the other side if the deal goes nat; "
+            f"expected {_signed(margin)} over taking it"
+        )
+    if action.kind is Kind.TRUMP:
+        suit = SUIT_NAMES[action.value]
+        head = f"Name {suit}: expected {_signed(values[action])} with {suit} as trump"
+    else:
+        head = f"Pass: expected {_signed(values[action])} by passing"
+    if not others:
+        return f"{head}; the only choice"
+    second = max((a for a in values if a != action), key=lambda a: values[a])
+    what = "passing" if second == PASS else f"naming {SUIT_NAMES[second.value]}"
+    if margin >= 0:
+        return f"{head}, {_signed(margin)} over {what}"
+    return (
+        f"{head}; {what} looks {-margin:.0f} better in the worlds searched, "
+        f"not clearly enough to leave the rule of thumb"
+    )
+
+
+def _rule_of_thumb(view: View, action: Action) -> str:
+    """Why the heuristic's rule of thumb made this trump choice."""
+    if action.kind is Kind.PASS:
+        return "Pass: no suit of three or more cards with its jack, or its nine and ace"
+    suit = action.value
+    held = [c for c in view.hand if c >> 3 == suit]
+    ranks = {c & 7 for c in held}
+    if accepts(view.hand, suit):
+        top = "its jack" if 4 in ranks else "its nine and ace"
+        return f"Name {SUIT_NAMES[suit]}: {len(held)} {SUIT_SYMBOLS[suit]} with {top}"
+    return f"Name {SUIT_NAMES[suit]}: the strongest suit in hand, and a suit must be named"
+
+
+def _play_effect(view: View, card: int) -> str:
+    """What playing ``card`` does to the trick, in a few words."""
+    assert view.seat is not None and view.trump is not None
+    trump, trick = view.trump, view.trick
+    if not trick:
+        if card >> 3 == trump:
+            return "lead trumps"
+        unseen = FULL_MASK & ~sum(1 << c for c in view.hand) & ~view.played
+        if not unseen & higher(card, trump):
+            return f"the highest {SUIT_SYMBOLS[card >> 3]} still out"
+        return f"lead {SUIT_SYMBOLS[card >> 3]}"
+    cards = (*trick, card)
+    win = winning_index(cards, trump)
+    winner = (view.leader + win) & 3
+    last = len(trick) == 3
+    if winner == view.seat:
+        points = sum(POINTS[trump][c] for c in cards)
+        if last:
+            return f"takes the trick ({points} points)"
+        if card >> 3 == trump and trick[0] >> 3 != trump:
+            return "trumps the trick"
+        return "wins the trick so far"
+    if not (winner ^ view.seat) & 1:
+        word = RANK_WORDS[cards[win] & 7]
+        return f"your partner's {word} {'wins' if last else 'is winning'} this trick"
+    if card >> 3 == trick[0] >> 3:
+        return "follows suit; the opponents hold the trick"
+    return "discards; the opponents hold the trick"
+
+
+__all__ = ["DEFAULT_BUDGET", "Advice", "StrongPolicy", "bid_likelihood", "card_label"]

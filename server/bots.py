@@ -1,0 +1,182 @@
+"""CPU decisions and hints off the event loop: a bounded pool of worker processes.
+
+A decision is a pure function, run in a worker: ``(level, view, seed, budget) -> action``
+(:func:`decide`), with ``random.Random(seed)`` as the policy's only randomness, so the same
+position decides alike in any process.  ``random`` and ``heuristic`` cost microseconds and
+are decided at once in the loop; ``strong`` searches, and goes to the pool.  The pool takes
+at most ``workers + queue`` searches at a time: beyond that it is *saturated*, and a move
+is decided by ``heuristic`` at once (counted as a fallback) while a hint is refused with
+:data:`BOTS_BUSY` (our condition, with a retry hint: no strike).
+
+A budget of 0 turns searching off: ``strong`` then plays as ``heuristic``, and hints are
+refused.
+
+The workers are started by the ``forkserver`` method (a clean process that preloads the
+engine; a running asyncio server is never forked), only once the first search is asked
+for, and shut down with the server.  Each node of a cluster has its own pool.  As with any
+``multiprocessing`` start method but fork, a script that runs a server must guard its entry
+point (``if __name__ == "__main__":``); ``klaverjas serve`` and ``python -m commands`` do.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import multiprocessing
+import random
+import time
+from collections.abc import Callable
+from concurrent.futures.process import BrokenProcessPool
+from typing import TYPE_CHECKING, Any
+
+from engine.policies import HeuristicPolicy, StrongPolicy, policy
+from engine.views import View
+
+from .errors import Unavailable
+from .levels import HEURISTIC, STRONG
+from .logs import log
+
+if TYPE_CHECKING:
+    from .metrics import Metrics
+
+BOTS_BUSY = "bots_busy"
+INLINE = frozenset({"random", HEURISTIC})  # cheap enough for the event loop
+RETRY_AFTER = 1.0  # seconds a refused hint should wait
+
+
+# -- what runs in a worker (pure functions of their arguments) ---------------------------
+
+
+def decide(level: str, view: View, seed: str, budget: int) -> tuple[str, float]:
+    """The action ``level`` chooses for ``view``'s seat, and the seconds it took."""
+    started = time.perf_counter()
+    action = policy(level, budget if level == STRONG else None).act(view, random.Random(seed))
+    return str(action), time.perf_counter() - started
+
+
+def advise(view: View, seed: str, budget: int) -> tuple[dict[str, Any], float]:
+    """The strong advice for ``view``'s seat, JSON-ready: ``action``, ``reason`` and each
+    legal action's expected value (mover's team minus the others at the deal's end)."""
+    started = time.perf_counter()
+    advice = StrongPolicy(budget).advise(view, random.Random(seed))
+    values = {str(a): round(v, 1) for a, v in advice.values.items()}
+    answer = {"action": str(advice.action), "reason": advice.reason, "values": values}
+    return answer, time.perf_counter() - started
+
+
+def fallback(view: View, seed: str) -> str:
+    """What ``heuristic`` plays here: when the pool is full, or a search failed."""
+    return str(HeuristicPolicy().act(view, random.Random(seed)))
+
+
+# -- the pool, as the event loop sees it -------------------------------------------------
+
+
+class Bots:
+    """The bounded worker pool, handed to rooms through :class:`~server.ports.Ports`."""
+
+    def __init__(self, workers: int, queue: int, budget: int, metrics: Metrics) -> None:
+        self.workers = max(1, workers)
+        self.capacity = self.workers + max(0, queue)
+        self.budget = budget
+        self.metrics = metrics
+        self._pool: concurrent.futures.ProcessPoolExecutor | None = None
+        self._running: set[concurrent.futures.Future[Any]] = set()
+        self._closed = False
+        metrics.bot_pending.set_function(lambda: len(self._live()))
+
+    def decide(self, level: str, view: View, seed: str) -> asyncio.Future[str]:
+        """The action ``level`` takes for ``view``'s seat: at once for the cheap levels (and
+        for a full pool: ``heuristic``), else when a worker has searched."""
+        self.metrics.bot_searches.labels(level, "move").inc()
+        if level in INLINE:
+            return _done(decide(level, view, seed, self.budget)[0])
+        if self.budget < 1:  # searching is turned off: strong plays as heuristic
+            return _done(fallback(view, seed))
+        searched = self.submit(decide, level, view, seed, self.budget)
+        if searched is None:
+            self.metrics.bot_fallbacks.labels("move").inc()
+            return _done(fallback(view, seed))
+        return _first(searched)
+
+    def advise(self, view: View, seed: str) -> asyncio.Future[dict[str, Any]]:
+        """The strong advice for ``view``'s seat (see :func:`advise`); :class:`Unavailable`
+        when the pool is full."""
+        self.metrics.bot_searches.labels(STRONG, "hint").inc()
+        if self.budget < 1:
+            raise Unavailable(BOTS_BUSY, "hints are turned off on this server", RETRY_AFTER)
+        searched = self.submit(advise, view, seed, self.budget)
+        if searched is None:
+            self.metrics.bot_fallbacks.labels("hint").inc()
+            raise Unavailable(
+                BOTS_BUSY, "the server is busy thinking for other tables: ask again", RETRY_AFTER
+            )
+        return _first(searched)
+
+    def submit(self, fn: Callable[..., tuple[Any, float]], *args: Any) -> asyncio.Future | None:
+        """``fn(*args)`` in a worker, as a future of its ``(answer, seconds)``; None when
+        ``capacity`` searches are already running or queued."""
+        if self._closed or len(self._live()) >= self.capacity:
+            return None
+        try:
+            job = self._executor().submit(fn, *args)
+        except BrokenProcessPool:  # a worker died: start a fresh pool
+            log.warning("bot_pool_broken")
+            self._pool = None
+            job = self._executor().submit(fn, *args)
+        self._running.add(job)
+        future = asyncio.wrap_future(job)
+        future.add_done_callback(self._measure)
+        return future
+
+    def _live(self) -> set[concurrent.futures.Future[Any]]:
+        self._running = {job for job in self._running if not job.done()}
+        return self._running
+
+    def _measure(self, future: asyncio.Future[tuple[Any, float]]) -> None:
+        if not future.cancelled() and future.exception() is None:
+            self.metrics.bot_seconds.observe(future.result()[1])
+
+    def _executor(self) -> concurrent.futures.ProcessPoolExecutor:
+        if self._pool is None:
+            context = multiprocessing.get_context("forkserver")
+            context.set_forkserver_preload(["engine.policies", "server.bots"])
+            self._pool = concurrent.futures.ProcessPoolExecutor(self.workers, context)
+        return self._pool
+
+    async def close(self) -> None:
+        """Cancel what is queued, let the running searches end (a budget bounds them), stop
+        the workers (idempotent)."""
+        self._closed = True
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            await asyncio.to_thread(pool.shutdown, True, cancel_futures=True)
+
+
+def _done(value: Any) -> asyncio.Future[Any]:
+    future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+    future.set_result(value)
+    return future
+
+
+def _first(searched: asyncio.Future[tuple[Any, float]]) -> asyncio.Future[Any]:
+    """The answer of a ``(answer, seconds)`` future; cancelling it cancels the search."""
+    answer: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+
+    def done(_: asyncio.Future[Any]) -> None:
+        if answer.done():
+            return
+        if searched.cancelled():
+            answer.cancel()
+        elif (error := searched.exception()) is not None:
+            answer.set_exception(error)
+        else:
+            answer.set_result(searched.result()[0])
+
+    def cancelled(_: asyncio.Future[Any]) -> None:
+        if answer.cancelled():
+            searched.cancel()
+
+    searched.add_done_callback(done)
+    answer.add_done_callback(cancelled)
+    return answer

@@ -1,0 +1,369 @@
+"""Strong CPU players in real rooms (issue 11): levels, the worker pool, fallbacks, hints.
+
+Over real websockets against a real server, as the other server suites.  The pool is made
+full deterministically: with one worker and no queue, a job that waits for a file
+(``tests/server/bots_hold.py``) holds the only place until the test lets it go.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from client import GameClient
+from engine import Action, Match, Rules
+from engine.policies import StrongPolicy
+from engine.views import View, view
+from server.bots import decide, fallback
+from server.messages import ReplaceWithCpu
+from server.table.actor import RoomActor
+from tests.server.bots_hold import hold
+from tests.server.conftest import (
+    Harness,
+    play_until,
+    room_now,
+    running_harness,
+    settle,
+    sync,
+)
+
+pytestmark = [pytest.mark.server, pytest.mark.bots]
+
+BUDGET = 2  # the tests' search budget (tests/server/conftest.py)
+ONE_DEAL = {"deals": 1}
+
+
+@pytest.fixture
+def database() -> str:
+    """SQLite only: the store is not what these tests are about."""
+    return "sqlite"
+
+
+def actor(h: Harness, room_id: str) -> RoomActor:
+    assert h.server is not None
+    return h.server.router.actors[room_id]  # type: ignore[return-value]
+
+
+def metric(h: Harness, name: str, **labels: str) -> float:
+    assert h.server is not None
+    return h.server.metrics.registry.get_sample_value(name, labels) or 0.0
+
+
+async def refused(client: GameClient, message: dict[str, Any], code: str) -> dict[str, Any]:
+    """The one reply to ``message`` (besides updates) is the error ``code``."""
+    await sync(client)
+    await client.send(message)
+    frames = [f for f in await sync(client) if f["type"] != "update"]
+    assert [f.get("code", f["type"]) for f in frames] == [code], frames
+    return frames[0]
+
+
+@asynccontextmanager
+async def held(h: Harness, tmp_path: Path) -> AsyncIterator[None]:
+    """Every place of the pool taken by jobs that wait until the block ends."""
+    assert h.server is not None
+    bots = h.server.bots
+    flag = tmp_path / "let-go"
+    jobs = [bots.submit(hold, str(flag)) for _ in range(bots.capacity)]
+    assert all(job is not None for job in jobs) and bots.submit(hold, str(flag)) is None
+    try:
+        yield
+    finally:
+        flag.touch()
+        await asyncio.gather(*jobs)  # type: ignore[arg-type]
+
+
+def replay(
+    record: dict[str, Any], first_version: int, cpus: set[int]
+) -> Iterator[tuple[View, str, str]]:
+    """Each CPU decision of a match record, replayed: (view, seed text, action played).
+    The ``i``-th action was decided at room version ``first_version + i`` (once the match
+    runs every entry is an action, as long as nobody times out or goes away)."""
+    match = Match(Rules.from_dict(record["rules"]), record["seed"], record["first_dealer"])
+    for index, text in enumerate(record["actions"]):
+        seat = match.turn
+        if seat in cpus:
+            yield view(match, seat), f"{record['seed']}/{first_version + index}", text
+        assert seat is not None
+        match.apply(seat, Action.parse(text))
+
+
+# -- a match through the pool ------------------------------------------------------------
+
+
+async def test_strong_cpus_play_a_whole_match_through_the_worker_pool(harness: Harness) -> None:
+    room_id, (solo,) = await harness.table("solo", cpu=[1, 2, 3], rules=ONE_DEAL)
+    seats = solo.tables[room_id].room["seats"]
+    assert [s["level"] for s in seats] == [None, "strong", "strong", "strong"]
+    await play_until([solo], room_id, lambda: solo.tables[room_id].over)
+    searched = metric(harness, "klaverjas_bot_searches_total", level="strong", purpose="move")
+    assert searched >= 24  # at least three of every trick's cards, and the bidding
+    assert metric(harness, "klaverjas_bot_fallbacks_total", purpose="move") == 0
+    assert metric(harness, "klaverjas_bot_search_seconds_count") == searched
+    status, body, _ = await harness.http_get("/metrics")
+    assert status == 200 and b'klaverjas_bot_searches_total{level="strong",purpose="move"}' in body
+
+    # every CPU move is the pure function of its view and seed, as this process decides it
+    record = (await solo.request({"type": "get_record", "match_id": room_id}, "record"))["record"]
+    moves = list(replay(record, first_version=7, cpus={1, 2, 3}))
+    assert len(moves) == searched
+    for seen, seed, played in moves[-12:]:  # the last tricks: cheap to search again here
+        assert decide("strong", seen, seed, BUDGET)[0] == played
+
+
+async def test_each_level_plays_as_its_policy(harness: Harness) -> None:
+    ann = await harness.client("ann")
+    created = await ann.request({"type": "create_room", "rules": ONE_DEAL}, "snapshot")
+    room_id = created["room_id"]
+    for seat, level in ((1, "random"), (2, "heuristic"), (3, "strong")):
+        await ann.send({"type": "add_cpu", "room_id": room_id, "seat": seat, "level": level})
+    await ann.send({"type": "ready", "room_id": room_id})
+    await play_until([ann], room_id, lambda: ann.tables[room_id].over)
+    record = (await ann.request({"type": "get_record", "match_id": room_id}, "record"))["record"]
+    for seat, level in ((1, "random"), (2, "heuristic")):
+        for seen, seed, played in replay(record, 7, {seat}):
+            assert decide(level, seen, seed, BUDGET)[0] == played
+    for level in ("random", "heuristic", "strong"):
+        assert metric(harness, "klaverjas_bot_searches_total", level=level, purpose="move") > 0
+
+
+# -- a full pool -------------------------------------------------------------------------
+
+
+async def test_a_saturated_pool_plays_heuristic_moves_and_refuses_hints(tmp_path: Path) -> None:
+    async with running_harness(tmp_path, bot_workers=1, bot_queue=0) as h:
+        ann = await h.client("ann")
+        created = await ann.request({"type": "create_room", "rules": ONE_DEAL}, "snapshot")
+        room_id = created["room_id"]
+        for seat in (1, 2, 3):
+            await ann.send({"type": "add_cpu", "room_id": room_id, "seat": seat})
+        table = ann.tables[room_id]
+        async with held(h, tmp_path):
+            await ann.send({"type": "ready", "room_id": room_id})
+            await play_until([ann], room_id, lambda: bool(table.legal) and table.turn == 0)
+            hint = {"type": "hint", "room_id": room_id, "ref": "h1"}  # needs the pool too
+            busy = await refused(ann, hint, "bots_busy")  # our condition: no strike
+            assert busy["retry_after"] > 0 and busy["ref"] == "h1"
+            await play_until([ann], room_id, lambda: table.over)
+        fallbacks = metric(h, "klaverjas_bot_fallbacks_total", purpose="move")
+        strong = metric(h, "klaverjas_bot_searches_total", level="strong", purpose="move")
+        assert fallbacks == strong
+        assert fallbacks >= 24 and metric(h, "klaverjas_bot_fallbacks_total", purpose="hint") == 1
+        record = (await ann.request({"type": "get_record", "match_id": room_id}, "record"))[
+            "record"
+        ]
+        for seen, seed, played in replay(record, 7, {1, 2, 3}):
+            assert fallback(seen, seed) == played  # heuristic, with the same seed
+
+
+async def test_a_budget_of_zero_turns_searching_off(tmp_path: Path) -> None:
+    async with running_harness(tmp_path, bot_budget=0) as h:
+        room_id, (solo,) = await h.table("solo", cpu=[1, 2, 3], rules=ONE_DEAL)
+        table = solo.tables[room_id]
+        await play_until([solo], room_id, lambda: bool(table.legal) and table.turn == 0)
+        await refused(solo, {"type": "hint", "room_id": room_id}, "bots_busy")
+        await play_until([solo], room_id, lambda: table.over)
+        record = (await solo.request({"type": "get_record", "match_id": room_id}, "record"))[
+            "record"
+        ]
+        for seen, seed, played in replay(record, 7, {1, 2, 3}):
+            assert fallback(seen, seed) == played  # strong plays as heuristic
+        assert metric(h, "klaverjas_bot_search_seconds_count") == 0  # nothing searched
+        assert metric(h, "klaverjas_bot_fallbacks_total", purpose="move") == 0  # by choice
+
+
+# -- hints -------------------------------------------------------------------------------
+
+
+async def four(h: Harness) -> tuple[str, list[GameClient]]:
+    room_id, players = await h.table("ann", "bob", "cas", "dee", rules=ONE_DEAL)
+    await settle(players)
+    return room_id, players
+
+
+def on_turn(players: list[GameClient], room_id: str) -> GameClient:
+    (player,) = [p for p in players if p.tables[room_id].turn == p.tables[room_id].seat]
+    return player
+
+
+async def expect_hint(h: Harness, players: list[GameClient], room_id: str) -> dict[str, Any]:
+    """The hint of the player on turn: the strong advice for its own seat, to it alone."""
+    player = on_turn(players, room_id)
+    room = actor(h, room_id).room
+    seat = player.tables[room_id].seat
+    assert seat is not None and room.match is not None
+    own = view(room.match, seat)
+    advice = StrongPolicy(BUDGET).advise(own, random.Random(f"{room.seed}/{room.version}"))
+    reply = await player.request({"type": "hint", "room_id": room_id, "ref": "x"}, "hint")
+    assert reply == {
+        "type": "hint", "room_id": room_id, "version": room.version, "seat": seat,
+        "action": str(advice.action), "reason": advice.reason,
+        "values": {str(a): round(v, 1) for a, v in advice.values.items()}, "ref": "x",
+    }  # fmt: skip
+    assert set(reply["values"]) == {str(a) for a in own.legal}
+    for other in players:
+        if other is not player:
+            assert [f for f in await sync(other) if f["type"] == "hint"] == []
+    return reply
+
+
+async def test_a_hint_is_the_strong_advice_for_the_seat_to_move(harness: Harness) -> None:
+    room_id, players = await four(harness)
+    await expect_hint(harness, players, room_id)  # the bidding
+    player = on_turn(players, room_id)  # names trump: the play begins
+    name = next(a for a in player.tables[room_id].legal if a.startswith("trump:"))
+    await player.send({"type": "act", "room_id": room_id, "action": name})
+    await settle(players)
+    reply = await expect_hint(harness, players, room_id)  # a card: one of its own
+    hand = on_turn(players, room_id).tables[room_id].hand
+    assert reply["action"] in hand and set(reply["values"]) <= set(hand)
+    assert metric(harness, "klaverjas_bot_searches_total", level="strong", purpose="hint") == 2
+
+
+async def test_hints_are_refused_where_they_must_be(harness: Harness) -> None:
+    ann = await harness.client("ann")
+    created = await ann.request({"type": "create_room", "rules": ONE_DEAL}, "snapshot")
+    hint = {"type": "hint", "room_id": created["room_id"]}
+    await refused(ann, hint, "not_playing")  # no match running yet
+
+    room_id, players = await four(harness)
+    hint = {"type": "hint", "room_id": room_id}
+    off_turn = next(p for p in players if p is not on_turn(players, room_id))
+    await refused(off_turn, hint, "not_your_turn")
+    sam = await harness.client("sam")
+    await refused(sam, hint, "not_a_member")  # not following the room
+    await sam.request({"type": "watch", "room_id": room_id}, "snapshot")
+    await refused(sam, hint, "not_seated")
+    await refused(sam, {"type": "hint", "room_id": "r_0000000000000000"}, "not_a_member")
+
+
+# -- timeouts and late answers -------------------------------------------------------------
+
+
+async def test_a_timeout_is_played_by_strong(harness: Harness) -> None:
+    room_id, players = await four(harness)
+    room = actor(harness, room_id).room
+    decision = room.decision_due()
+    assert decision is not None and decision.level == "strong"
+    expected = decide("strong", decision.view, decision.seed, BUDGET)[0]
+    await room_now(players[0], room_id)
+    harness.advance(room.move_seconds)
+    update = await players[0].next("update", kind="act", by="timeout", timeout=30)
+    assert update["seat"] == decision.seat
+    assert update["events"][0] == (
+        {"type": "passed", "seat": decision.seat}
+        if expected == "pass"
+        else {"type": "trump_chosen", "seat": decision.seat, "suit": expected[-1]}
+    )
+
+
+async def test_an_answer_that_comes_after_the_player_acted_is_dropped(tmp_path: Path) -> None:
+    async with running_harness(tmp_path, bot_workers=1, bot_queue=1) as h:
+        room_id, players = await four(h)
+        bots = h.server.bots  # type: ignore[union-attr]
+        flag = tmp_path / "let-go"
+        job = bots.submit(hold, str(flag))  # the worker is busy: the timeout's search waits
+        assert job is not None
+        await room_now(players[0], room_id)
+        version = actor(h, room_id).room.version
+        h.advance(actor(h, room_id).room.move_seconds)
+        await room_now(players[0], room_id)  # the deadline has passed: its search is queued
+        pending = actor(h, room_id).pending
+        assert pending is not None and pending.due and not pending.answer.done()
+        player = on_turn(players, room_id)
+        await player.send({"type": "act", "room_id": room_id, "action": "pass"})
+        update = await player.next("update", kind="act", timeout=10)
+        assert (update["by"], update["version"]) == ("player", version + 1)
+        assert pending.answer.cancelled() and actor(h, room_id).pending is None  # dropped
+        flag.touch()
+        await job
+        await settle(players)
+        assert actor(h, room_id).room.version == version + 1  # nothing more was written
+
+
+async def test_a_stopped_room_drops_its_search(tmp_path: Path) -> None:
+    async with running_harness(tmp_path, bot_workers=1, bot_queue=1) as h:
+        bots = h.server.bots  # type: ignore[union-attr]
+        flag = tmp_path / "let-go"
+        job = bots.submit(hold, str(flag))  # the worker is busy: the CPU's search waits
+        assert job is not None
+        try:
+            room_id, (ann,) = await h.table("ann", cpu=[1, 2, 3], rules=ONE_DEAL)
+            await room_now(ann, room_id)  # the start's command has ended
+            room = actor(h, room_id)
+            pending = room.pending  # seat 1 (a CPU) bids first: asked at once
+            assert pending is not None and pending.decision.seat == 1
+            assert not pending.answer.done() and room.room.version == pending.decision.version
+            await room.stop()  # as a server that stops, or a table that moves, does
+            assert pending.answer.cancelled() and room.pending is None
+        finally:
+            flag.touch()
+            await job
+
+
+# -- levels, names, validation, replay -------------------------------------------------------
+
+
+async def test_add_cpu_takes_a_level_and_refuses_anything_else(harness: Harness) -> None:
+    ann = await harness.client("ann")
+    created = await ann.request({"type": "create_room"}, "snapshot")
+    add = {"type": "add_cpu", "room_id": created["room_id"], "seat": 1}
+    for wrong in (5, None, "expert", "Strong", ["strong"]):
+        error = await refused(ann, {**add, "level": wrong}, "invalid_field")
+        assert error["message"].startswith("level: "), error
+    await ann.send({**add, "level": "random"})
+    await ann.send({**add, "seat": 2})  # the default
+    await settle([ann])
+    seats = ann.tables[created["room_id"]].room["seats"]
+    assert [(s["cpu"], s["level"]) for s in seats] == [
+        (False, None), (True, "random"), (True, "strong"), (False, None),
+    ]  # fmt: skip
+    names = [s["nickname"] for s in seats[1:3]]
+    assert names[0].endswith(" (CPU, random)") and names[1].endswith(" (CPU, strong)")
+    assert names[0].split()[0] != names[1].split()[0]  # a name per seat
+
+
+async def test_cpu_levels_and_names_survive_a_restart(harness: Harness) -> None:
+    ann = await harness.client("ann")
+    created = await ann.request({"type": "create_room", "rules": ONE_DEAL}, "snapshot")
+    room_id = created["room_id"]
+    for seat, level in ((1, "random"), (2, "heuristic"), (3, "strong")):
+        await ann.send({"type": "add_cpu", "room_id": room_id, "seat": seat, "level": level})
+    await settle([ann])
+    before = ann.tables[room_id].room["seats"]
+    await harness.restart()
+    back = await harness.client(token=ann.token)
+    again = await back.request({"type": "resume", "room_id": room_id}, "snapshot")
+    assert again["room"]["seats"] == before
+    assert [s["level"] for s in before] == [None, "random", "heuristic", "strong"]
+    await back.send({"type": "ready", "room_id": room_id})  # and they play at their levels
+    await play_until([back], room_id, lambda: back.tables[room_id].over)
+
+
+async def test_tournament_tables_play_strong_and_give_no_hints(harness: Harness) -> None:
+    ann, bob = await harness.client("ann"), await harness.client("bob")
+    assert harness.server is not None
+    seats = [ann.player_id, None, bob.player_id, None]
+    rules = Rules.from_dict({"preset": "tournament", **ONE_DEAL})
+    room_id = await harness.server.rooms.open_table("t_1", "table 1", rules, 30, seats)
+    snapshot = await ann.request({"type": "resume", "room_id": room_id}, "snapshot")
+    room = snapshot["room"]
+    assert [s["level"] for s in room["seats"]] == [None, "strong", None, "strong"]
+    assert room["hints"] is False and room["tournament"] == "t_1"
+    await refused(ann, {"type": "hint", "room_id": room_id}, "hints_not_allowed")
+    actor(harness, room_id).deliver(ReplaceWithCpu(bob.player_id))  # bob abandoned
+    update = await ann.next("update", kind="seat", seat=2)
+    assert update["room"]["seats"][2]["level"] == "strong"
+    assert update["room"]["seats"][2]["nickname"].endswith(" (CPU, strong)")
+
+
+def test_the_catalog_lists_the_levels() -> None:
+    from server.catalog import describe
+
+    assert describe()["cpu"] == {"levels": ["random", "heuristic", "strong"], "default": "strong"}
