@@ -24,6 +24,7 @@ import asyncio
 import concurrent.futures
 import multiprocessing
 import random
+import threading
 import time
 from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
@@ -81,7 +82,8 @@ class Bots:
         self.budget = budget
         self.metrics = metrics
         self._pool: concurrent.futures.ProcessPoolExecutor | None = None
-        self._running: set[concurrent.futures.Future[Any]] = set()
+        self._running: set[asyncio.Future[Any]] = set()
+        self._lock = threading.Lock()  # jobs are handed to the pool from threads
         self._closed = False
         metrics.bot_pending.set_function(lambda: len(self._live()))
 
@@ -118,19 +120,28 @@ class Bots:
         ``capacity`` searches are already running or queued."""
         if self._closed or len(self._live()) >= self.capacity:
             return None
-        try:
-            job = self._executor().submit(fn, *args)
-        except BrokenProcessPool:  # a worker died: start a fresh pool
-            log.warning("bot_pool_broken")
-            self._pool = None
-            job = self._executor().submit(fn, *args)
-        self._running.add(job)
-        future = asyncio.wrap_future(job)
-        future.add_done_callback(self._measure)
-        return future
+        task = asyncio.ensure_future(self._search(fn, *args))
+        self._running.add(task)
+        task.add_done_callback(self._measure)
+        return task
 
-    def _live(self) -> set[concurrent.futures.Future[Any]]:
-        self._running = {job for job in self._running if not job.done()}
+    async def _search(self, fn: Callable[..., tuple[Any, float]], *args: Any) -> Any:
+        # Handing a job to the pool may start the forkserver and spawn a worker, which
+        # takes far longer than the event loop may wait: it happens in a thread.
+        job = await asyncio.to_thread(self._hand_over, fn, *args)
+        return await asyncio.wrap_future(job)  # cancelling this cancels a queued job
+
+    def _hand_over(self, fn: Callable[..., Any], *args: Any) -> concurrent.futures.Future[Any]:
+        with self._lock:
+            try:
+                return self._executor().submit(fn, *args)
+            except BrokenProcessPool:  # a worker died: start a fresh pool
+                log.warning("bot_pool_broken")
+                self._pool = None
+                return self._executor().submit(fn, *args)
+
+    def _live(self) -> set[asyncio.Future[Any]]:
+        self._running = {task for task in self._running if not task.done()}
         return self._running
 
     def _measure(self, future: asyncio.Future[tuple[Any, float]]) -> None:
@@ -138,6 +149,8 @@ class Bots:
             self.metrics.bot_seconds.observe(future.result()[1])
 
     def _executor(self) -> concurrent.futures.ProcessPoolExecutor:
+        if self._closed:
+            raise RuntimeError("the bots are closed")
         if self._pool is None:
             context = multiprocessing.get_context("forkserver")
             context.set_forkserver_preload(["engine.policies", "server.bots"])
@@ -148,7 +161,8 @@ class Bots:
         """Cancel what is queued, let the running searches end (a budget bounds them), stop
         the workers (idempotent)."""
         self._closed = True
-        pool, self._pool = self._pool, None
+        with self._lock:
+            pool, self._pool = self._pool, None
         if pool is not None:
             await asyncio.to_thread(pool.shutdown, True, cancel_futures=True)
 

@@ -100,10 +100,10 @@ def test_policies_by_name() -> None:
     assert isinstance(policy("random"), RandomPolicy)
     assert isinstance(policy("heuristic"), HeuristicPolicy)
     assert policy("random") is not policy("random"), "a new player each time"
-    assert sorted(POLICIES) == ["heuristic", "random"]
+    assert sorted(POLICIES) == ["heuristic", "random", "strong"]
     with pytest.raises(ValueError) as raised:
         policy("greedy")
-    assert str(raised.value) == "unknown policy 'greedy'; choose from random, heuristic"
+    assert str(raised.value) == "unknown policy 'greedy'; choose from random, heuristic, strong"
 
 
 def test_random_policy_draws_every_legal_action() -> None:
