@@ -3,9 +3,26 @@
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
+from pathlib import Path
 
 from engine import Deal, Match, Rules
 from engine.views import view
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+
+
+def klaverjas(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    """Run ``klaverjas ARGS`` (``python -m commands``) from the project root."""
+    return subprocess.run(
+        [sys.executable, "-m", "commands", *args],
+        input=stdin,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 def snapshot(match: Match) -> str:

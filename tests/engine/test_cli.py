@@ -3,25 +3,14 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from itertools import chain
 
 import pytest
 
 from tests.conftest import load_cases
+from tests.engine.helpers import klaverjas
 
 pytestmark = pytest.mark.engine
-
-
-def klaverjas(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "commands", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
 
 
 @pytest.mark.parametrize("policy", ["random", "heuristic"])

@@ -31,6 +31,7 @@ from engine import (
 )
 from engine.record import analyze, deal_record, match_deals
 from engine.tables import STRENGTH
+from tests.engine.helpers import klaverjas
 
 pytestmark = pytest.mark.bots
 
@@ -283,16 +284,6 @@ def test_without_the_compiled_module_the_import_names_make_install() -> None:
 
 
 # -- klaverjas analyze --solve ------------------------------------------------------------
-
-
-def klaverjas(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "commands", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
 
 
 def _check_reviews(answer: dict, record: dict) -> None:

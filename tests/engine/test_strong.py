@@ -7,7 +7,6 @@ import random
 import subprocess
 import sys
 from itertools import chain
-from pathlib import Path
 
 import pytest
 
@@ -17,10 +16,9 @@ from engine.policies import HeuristicPolicy, RandomPolicy, StrongPolicy, policy
 from engine.policies.strong import DEFAULT_BUDGET, TRUMP_FACTOR, TRUMP_SEARCH, card_label
 from engine.rules import RoemMode, TrumpMode, Variant
 from engine.views import deal_view
+from tests.engine.helpers import ROOT, klaverjas
 
 pytestmark = pytest.mark.bots
-
-ROOT = Path(__file__).resolve().parent.parent.parent
 
 
 def heuristic_position(rules: Rules, seed: int, steps: int) -> Deal:
@@ -199,17 +197,6 @@ def test_beats_random_in_a_small_duplicate_match() -> None:
             assert deal.result is not None
             total += deal.result.score[team] - deal.result.score[1 - team]
     assert total > 0
-
-
-def klaverjas(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "commands", *args],
-        input=stdin,
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
 
 
 def test_selfplay_with_a_policy_per_team() -> None:
