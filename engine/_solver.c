@@ -182,6 +182,34 @@ static inline Entry *tt_store(Entry *tt, int bits, uint64_t key) {
     return e;
 }
 
+/* A stored bound that settles this search (1, the value in *v), or narrows its window and
+ * names the move to try first. */
+static inline int tt_probe(Entry *tt, int bits, uint64_t key, int *alpha, int *beta,
+                           int *move, int *v) {
+    Entry *e = tt_find(tt, bits, key);
+    if (!e) return 0;
+    if (e->lo >= *beta || e->lo == e->hi) return *v = e->lo, 1;
+    if (e->hi <= *alpha) return *v = e->hi, 1;
+    if (e->lo > *alpha) *alpha = e->lo;
+    if (e->hi < *beta) *beta = e->hi;
+    *move = e->move;
+    return 0;
+}
+
+/* What a search of the window [a0, b0] found: an upper bound, a lower bound or exact. */
+static inline void tt_record(Entry *tt, int bits, uint64_t key, int a0, int b0, int best,
+                             int move) {
+    Entry *e = tt_store(tt, bits, key);
+    if (best <= a0) {
+        if (best < e->hi) e->hi = (int16_t)best;
+    } else if (best >= b0) {
+        if (best > e->lo) e->lo = (int16_t)best;
+    } else {
+        e->lo = e->hi = (int16_t)best;
+    }
+    e->move = (uint8_t)move;
+}
+
 /* -- the rules ---------------------------------------------------------------------- */
 
 static inline uint32_t legal(int seat) {
@@ -377,7 +405,6 @@ static void last_trick(int *w, int *pts, int *roem) {
 
 static int search1(int alpha, int beta) {
     S.nodes++;
-    Entry *e = NULL;
     uint64_t key = 0;
     int ttmove = NOMOVE;
     if (S.tlen == 0) {
@@ -394,14 +421,8 @@ static int search1(int alpha, int beta) {
     if (S.tlen == 0) { /* the table holds trick starts (more did not pay) */
         key = (uint64_t)(S.hand[0] | S.hand[1] | S.hand[2] | S.hand[3]) |
               (uint64_t)(S.leader | pitstate() << 2 | S.tlen << 4) << 32;
-        e = tt_find(TT1, TT1_BITS, key);
-        if (e) {
-            if (e->lo >= beta || e->lo == e->hi) return e->lo;
-            if (e->hi <= alpha) return e->hi;
-            if (e->lo > alpha) alpha = e->lo;
-            if (e->hi < beta) beta = e->hi;
-            ttmove = e->move;
-        }
+        int v;
+        if (tt_probe(TT1, TT1_BITS, key, &alpha, &beta, &ttmove, &v)) return v;
     }
     int a0 = alpha, b0 = beta;
     int seat = (S.leader + S.tlen) & 3;
@@ -437,17 +458,7 @@ static int search1(int alpha, int beta) {
             break;
         }
     }
-    if (key) {
-        e = tt_store(TT1, TT1_BITS, key);
-        if (best <= a0) {
-            if (best < e->hi) e->hi = (int16_t)best;
-        } else if (best >= b0) {
-            if (best > e->lo) e->lo = (int16_t)best;
-        } else {
-            e->lo = e->hi = (int16_t)best;
-        }
-        e->move = (uint8_t)bestmove;
-    }
+    if (key) tt_record(TT1, TT1_BITS, key, a0, b0, best, bestmove);
     return best;
 }
 
@@ -594,7 +605,6 @@ static int decide(int alpha, int beta, int m, int r, int roem) {
 
 static int search2(int alpha, int beta, int m, int r) {
     S.nodes++;
-    Entry *e = NULL;
     uint64_t key = 0;
     int ttmove = NOMOVE;
     if (S.tlen == 0) {
@@ -603,14 +613,8 @@ static int search2(int alpha, int beta, int m, int r) {
          * and points add up to less than 1100): 13 bits each */
         key = (uint64_t)mask | (uint64_t)(S.leader | pitstate() << 2) << 32 |
               (uint64_t)(m + 4096) << 36 | (uint64_t)r << 49;
-        e = tt_find(TT2, TT2_BITS, key);
-        if (e) {
-            if (e->lo >= beta || e->lo == e->hi) return e->lo;
-            if (e->hi <= alpha) return e->hi;
-            if (e->lo > alpha) alpha = e->lo;
-            if (e->hi < beta) beta = e->hi;
-            ttmove = e->move;
-        }
+        int v;
+        if (tt_probe(TT2, TT2_BITS, key, &alpha, &beta, &ttmove, &v)) return v;
     }
     int a0 = alpha, b0 = beta;
     int seat = (S.leader + S.tlen) & 3;
@@ -646,17 +650,7 @@ static int search2(int alpha, int beta, int m, int r) {
         }
         if (alpha >= beta) break;
     }
-    if (key) {
-        e = tt_store(TT2, TT2_BITS, key);
-        if (best <= a0) {
-            if (best < e->hi) e->hi = (int16_t)best;
-        } else if (best >= b0) {
-            if (best > e->lo) e->lo = (int16_t)best;
-        } else {
-            e->lo = e->hi = (int16_t)best;
-        }
-        e->move = (uint8_t)bestmove;
-    }
+    if (key) tt_record(TT2, TT2_BITS, key, a0, b0, best, bestmove);
     return best;
 }
 
