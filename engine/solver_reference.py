@@ -209,14 +209,7 @@ class ReferenceSolver:
             if alpha >= beta:
                 break
         if key is not None:
-            low, high = self.tt1.get(key, (-INF, INF))
-            if best <= a0:
-                high = min(high, best)
-            elif best >= b0:
-                low = max(low, best)
-            else:
-                low = high = best
-            self.tt1[key] = (low, high)
+            _record(self.tt1, key, a0, b0, best)
         return best
 
     # -- phase 2: the final value g for the playing team ---------------------------------
@@ -288,15 +281,20 @@ class ReferenceSolver:
             if alpha >= beta:
                 break
         if key is not None:
-            low, high = self.tt2.get(key, (-INF, INF))
-            if best <= a0:
-                high = min(high, best)
-            elif best >= b0:
-                low = max(low, best)
-            else:
-                low = high = best
-            self.tt2[key] = (low, high)
+            _record(self.tt2, key, a0, b0, best)
         return best
+
+
+def _record(table: dict[tuple, tuple[int, int]], key: tuple, a0: int, b0: int, best: int) -> None:
+    """What a search of the window [a0, b0] found: an upper bound, a lower bound or exact."""
+    low, high = table.get(key, (-INF, INF))
+    if best <= a0:
+        high = min(high, best)
+    elif best >= b0:
+        low = max(low, best)
+    else:
+        low = high = best
+    table[key] = (low, high)
 
 
 def solve(deal: Deal) -> dict[Action, int]:
