@@ -97,6 +97,15 @@ def replay(
 # -- a match through the pool ------------------------------------------------------------
 
 
+async def with_each_level(ann: GameClient) -> str:
+    """A one-deal room of ``ann``'s with a random, a heuristic and a strong CPU (seats 1-3)."""
+    created = await ann.request({"type": "create_room", "rules": ONE_DEAL}, "snapshot")
+    room_id = created["room_id"]
+    for seat, level in ((1, "random"), (2, "heuristic"), (3, "strong")):
+        await ann.send({"type": "add_cpu", "room_id": room_id, "seat": seat, "level": level})
+    return room_id
+
+
 async def test_strong_cpus_play_a_whole_match_through_the_worker_pool(harness: Harness) -> None:
     room_id, (solo,) = await harness.table("solo", cpu=[1, 2, 3], rules=ONE_DEAL)
     seats = solo.tables[room_id].room["seats"]
@@ -119,10 +128,7 @@ async def test_strong_cpus_play_a_whole_match_through_the_worker_pool(harness: H
 
 async def test_each_level_plays_as_its_policy(harness: Harness) -> None:
     ann = await harness.client("ann")
-    created = await ann.request({"type": "create_room", "rules": ONE_DEAL}, "snapshot")
-    room_id = created["room_id"]
-    for seat, level in ((1, "random"), (2, "heuristic"), (3, "strong")):
-        await ann.send({"type": "add_cpu", "room_id": room_id, "seat": seat, "level": level})
+    room_id = await with_each_level(ann)
     await ann.send({"type": "ready", "room_id": room_id})
     await play_until([ann], room_id, lambda: ann.tables[room_id].over)
     record = (await ann.request({"type": "get_record", "match_id": room_id}, "record"))["record"]
@@ -332,10 +338,7 @@ async def test_add_cpu_takes_a_level_and_refuses_anything_else(harness: Harness)
 
 async def test_cpu_levels_and_names_survive_a_restart(harness: Harness) -> None:
     ann = await harness.client("ann")
-    created = await ann.request({"type": "create_room", "rules": ONE_DEAL}, "snapshot")
-    room_id = created["room_id"]
-    for seat, level in ((1, "random"), (2, "heuristic"), (3, "strong")):
-        await ann.send({"type": "add_cpu", "room_id": room_id, "seat": seat, "level": level})
+    room_id = await with_each_level(ann)
     await settle([ann])
     before = ann.tables[room_id].room["seats"]
     await harness.restart()
