@@ -2,11 +2,11 @@
  * engine/solver_reference.py, the pure-Python specification this file must equal).
  *
  * Cards are suit * 8 + rank (ranks 7 8 9 T J Q K A), hands 32-bit masks.  Two searches:
- *   search1: alpha-beta on the playing team's future margin (points, last 10, roem always
- *            taken, pit bonus), transposition table of bounds keyed on (remaining cards,
- *            leader, which teams may still take every trick), run as zero-window tests:
- *            "can the playing team reach a margin of 1?", then MTD(f) steps to the exact
- *            margin from a guess (the root's previous action's value);
+ *   search1: fail-soft alpha-beta on the playing team's future margin (points, last 10,
+ *            roem always taken, pit bonus), transposition table of bounds keyed on
+ *            (remaining cards, leader, which teams may still take every trick); one search
+ *            both answers "can the playing team reach a margin of 1?" (its window never
+ *            opens below that) and finds the exact margin when it can;
  *   search2: alpha-beta on the final value g (m if m > 0 else -(162 + r)) with the
  *            accumulated margin m and roem r in the state and the table key, used where
  *            the opponents can force nat (a search1 test decides that at every trick
@@ -14,9 +14,12 @@
  *            roem the remaining cards can still form.
  * Reductions: equivalent zero-point cards of one hand are merged (same suit, no card of
  * another hand or of the trick between them, and no possible run through either card);
- * the last trick is scored directly; the table's move is tried first, leads by history,
- * follows by a cheap trick heuristic.  The state is module-global: the GIL is held
- * throughout a solve.
+ * the last trick is scored directly; a trick start whose points, roem and pit left
+ * cannot reach the window returns at once; the fourth hand looks up every trick it can
+ * close in the table first (a stored bound may settle the node or rule a card out); the
+ * root's actions after the first are searched in a narrow window around its value; the
+ * table's move is tried first, leads by history, follows by a cheap trick heuristic.
+ * The state is module-global: the GIL is held throughout a solve.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -44,6 +47,7 @@ static uint8_t RUN_FREE[256][8]; /* [other cards' ranks][rank]: no run of 3 thro
  * outside between them), worth 0 points (7 8 9; in trump 7 8) and no run can go through
  * either; the lowest of a group stays. */
 static uint8_t MERGED[2][8][256];
+static int SUIT_POINTS[2][256]; /* [trump][a suit's cards]: their points */
 
 static int tables_ready = 0;
 
@@ -55,6 +59,12 @@ static void init_tables(void) {
             if (run > best) best = run;
         }
         RUN_ROEM[b] = best >= 4 ? 50 : best == 3 ? 20 : 0;
+        SUIT_POINTS[0][b] = SUIT_POINTS[1][b] = 0;
+        for (int r = 0; r < 8; r++)
+            if (b >> r & 1) {
+                SUIT_POINTS[0][b] += PLAIN_POINTS[r];
+                SUIT_POINTS[1][b] += TRUMP_POINTS[r];
+            }
         TOP_PLAIN[b] = TOP_TRUMP[b] = -1;
         for (int r = 0; r < 8; r++) {
             if (!(b >> r & 1)) continue;
@@ -403,98 +413,6 @@ static void last_trick(int *w, int *pts, int *roem) {
     *roem = trick_roem();
 }
 
-static int search1(int alpha, int beta) {
-    S.nodes++;
-    uint64_t key = 0;
-    int ttmove = NOMOVE;
-    if (S.tlen == 0) {
-        if (S.done == 8) return pit_margin();
-        if (S.done == 7) {
-            int w, pts, roem, flags = S.flags;
-            last_trick(&w, &pts, &roem);
-            S.flags |= 1 << (w & 1);
-            int v = ((w & 1) == S.playing ? pts + roem : -pts - roem) + pit_margin();
-            S.flags = flags;
-            return v;
-        }
-    }
-    if (S.tlen == 0) { /* the table holds trick starts (more did not pay) */
-        key = (uint64_t)(S.hand[0] | S.hand[1] | S.hand[2] | S.hand[3]) |
-              (uint64_t)(S.leader | pitstate() << 2 | S.tlen << 4) << 32;
-        int v;
-        if (tt_probe(TT1, TT1_BITS, key, &alpha, &beta, &ttmove, &v)) return v;
-    }
-    int a0 = alpha, b0 = beta;
-    int seat = (S.leader + S.tlen) & 3;
-    int maxing = (seat & 1) == S.playing;
-    int moves[8];
-    int n = gen_moves(seat, ttmove, moves);
-    int best = maxing ? -INF : INF, bestmove = moves[0];
-    for (int i = 0; i < n; i++) {
-        Undo u;
-        int c = moves[i], v;
-        play(c, &u);
-        if (u.closed) {
-            int gain = u.pts + u.roem;
-            if ((u.winner & 1) != S.playing) gain = -gain;
-            v = gain + search1(alpha - gain, beta - gain);
-        } else {
-            v = search1(alpha, beta);
-        }
-        unplay(c, &u);
-        if (maxing) {
-            if (v > best) {
-                best = v;
-                bestmove = c;
-                if (v > alpha) alpha = v;
-            }
-        } else if (v < best) {
-            best = v;
-            bestmove = c;
-            if (v < beta) beta = v;
-        }
-        if (alpha >= beta) {
-            HISTORY[seat][c] += (8 - S.done) * (8 - S.done);
-            break;
-        }
-    }
-    if (key) tt_record(TT1, TT1_BITS, key, a0, b0, best, bestmove);
-    return best;
-}
-
-/* -- phase 2: the final value ---------------------------------------------------------- */
-
-static int search2(int alpha, int beta, int m, int r);
-static int NAT_GUESS = INF; /* a first guess for the next root action's nat value */
-static int MARGIN_GUESS = INF; /* and for its margin */
-static void last_trick(int *w, int *pts, int *roem);
-
-static int end_value(int m, int r) {
-    int team = S.flags == 1 ? 0 : S.flags == 2 ? 1 : -1;
-    if (team >= 0 && (S.pit_any || team == S.playing)) {
-        m += team == S.playing ? PIT_BONUS : -PIT_BONUS;
-        r += PIT_BONUS;
-    }
-    return m > 0 ? m : -(DEAL_POINTS + r);
-}
-
-/* The last trick, one card in each hand: g with the claim decision, if any. */
-static int last_value(int m, int r) {
-    int w, pts, roem;
-    last_trick(&w, &pts, &roem);
-    int sign = (w & 1) == S.playing ? 1 : -1;
-    int flags = S.flags;
-    S.flags |= 1 << (w & 1);
-    m += sign * pts;
-    int v = end_value(m + sign * roem, r + roem);
-    if (roem && S.claim && sign > 0) { /* the playing team may leave it */
-        int u = end_value(m, r);
-        if (u > v) v = u;
-    }
-    S.flags = flags;
-    return v;
-}
-
 static inline int owner(int card) {
     for (int i = 0; i < 3; i++)
         if (S.hand[i] >> card & 1) return i;
@@ -532,6 +450,139 @@ static int roem_bound(int pit) {
     return bound;
 }
 
+static int search1(int alpha, int beta) {
+    S.nodes++;
+    uint64_t key = 0;
+    int ttmove = NOMOVE;
+    if (S.tlen == 0) {
+        if (S.done == 8) return pit_margin();
+        if (S.done == 7) {
+            int w, pts, roem, flags = S.flags;
+            last_trick(&w, &pts, &roem);
+            S.flags |= 1 << (w & 1);
+            int v = ((w & 1) == S.playing ? pts + roem : -pts - roem) + pit_margin();
+            S.flags = flags;
+            return v;
+        }
+    }
+    if (S.tlen == 0) { /* the table holds trick starts (more did not pay) */
+        key = (uint64_t)(S.hand[0] | S.hand[1] | S.hand[2] | S.hand[3]) |
+              (uint64_t)(S.leader | pitstate() << 2 | S.tlen << 4) << 32;
+        int v;
+        if (tt_probe(TT1, TT1_BITS, key, &alpha, &beta, &ttmove, &v)) return v;
+        /* the future margin lies within +-(the points left, the last 10, roem, pit) */
+        uint32_t all = S.hand[0] | S.hand[1] | S.hand[2] | S.hand[3];
+        int bound = LAST_TRICK + (pitstate() ? PIT_BONUS : 0);
+        for (int su = 0; su < 4; su++) bound += SUIT_POINTS[su == S.trump][all >> (8 * su) & 255];
+        if (bound <= alpha || -bound >= beta) {
+            bound = roem_bound(bound);
+            if (bound <= alpha) return bound;
+            if (-bound >= beta) return -bound;
+        }
+    }
+    int a0 = alpha, b0 = beta;
+    int seat = (S.leader + S.tlen) & 3;
+    int maxing = (seat & 1) == S.playing;
+    int moves[8];
+    int n = gen_moves(seat, ttmove, moves);
+    int skipped = maxing ? -INF : INF;
+    if (S.tlen == 3 && S.done < 6) { /* a child's stored bound may settle this node */
+        uint64_t keys[8];
+        int gains[8];
+        for (int i = 0; i < n; i++) {
+            Undo u;
+            play(moves[i], &u);
+            keys[i] = (uint64_t)(S.hand[0] | S.hand[1] | S.hand[2] | S.hand[3]) |
+                      (uint64_t)(S.leader | pitstate() << 2) << 32;
+            gains[i] = (u.winner & 1) == S.playing ? u.pts + u.roem : -u.pts - u.roem;
+            unplay(moves[i], &u);
+            __builtin_prefetch(&TT1[hash64(keys[i], TT1_BITS) & ~1u]);
+        }
+        int k = 0;
+        for (int i = 0; i < n; i++) {
+            Entry *e = tt_find(TT1, TT1_BITS, keys[i]);
+            if (e) {
+                if (maxing && gains[i] + e->lo >= beta) return gains[i] + e->lo;
+                if (!maxing && gains[i] + e->hi <= alpha) return gains[i] + e->hi;
+                /* a child that cannot improve on the window: its bound suffices */
+                if (maxing && gains[i] + e->hi <= alpha) {
+                    if (gains[i] + e->hi > skipped) skipped = gains[i] + e->hi;
+                    continue;
+                }
+                if (!maxing && gains[i] + e->lo >= beta) {
+                    if (gains[i] + e->lo < skipped) skipped = gains[i] + e->lo;
+                    continue;
+                }
+            }
+            moves[k++] = moves[i];
+        }
+        n = k;
+    }
+    int best = skipped, bestmove = n ? moves[0] : NOMOVE;
+    for (int i = 0; i < n; i++) {
+        Undo u;
+        int c = moves[i], v;
+        play(c, &u);
+        if (u.closed) {
+            int gain = u.pts + u.roem;
+            if ((u.winner & 1) != S.playing) gain = -gain;
+            v = gain + search1(alpha - gain, beta - gain);
+        } else {
+            v = search1(alpha, beta);
+        }
+        unplay(c, &u);
+        if (maxing) {
+            if (v > best) {
+                best = v;
+                bestmove = c;
+                if (v > alpha) alpha = v;
+            }
+        } else if (v < best) {
+            best = v;
+            bestmove = c;
+            if (v < beta) beta = v;
+        }
+        if (alpha >= beta) {
+            HISTORY[seat][c] += (8 - S.done) * (8 - S.done);
+            break;
+        }
+    }
+    if (key) tt_record(TT1, TT1_BITS, key, a0, b0, best, bestmove);
+    return best;
+}
+
+/* -- phase 2: the final value ---------------------------------------------------------- */
+
+static int search2(int alpha, int beta, int m, int r);
+static int NAT_GUESS = INF; /* a first guess for the next root action's nat value */
+static void last_trick(int *w, int *pts, int *roem);
+
+static int end_value(int m, int r) {
+    int team = S.flags == 1 ? 0 : S.flags == 2 ? 1 : -1;
+    if (team >= 0 && (S.pit_any || team == S.playing)) {
+        m += team == S.playing ? PIT_BONUS : -PIT_BONUS;
+        r += PIT_BONUS;
+    }
+    return m > 0 ? m : -(DEAL_POINTS + r);
+}
+
+/* The last trick, one card in each hand: g with the claim decision, if any. */
+static int last_value(int m, int r) {
+    int w, pts, roem;
+    last_trick(&w, &pts, &roem);
+    int sign = (w & 1) == S.playing ? 1 : -1;
+    int flags = S.flags;
+    S.flags |= 1 << (w & 1);
+    m += sign * pts;
+    int v = end_value(m + sign * roem, r + roem);
+    if (roem && S.claim && sign > 0) { /* the playing team may leave it */
+        int u = end_value(m, r);
+        if (u > v) v = u;
+    }
+    S.flags = flags;
+    return v;
+}
+
 /* The value g once the opponents can force nat: -(162 + r) for the roem r they can add
  * (or the playing team's escape if they err), by zero-window steps down from no more roem. */
 static int nat_value(int alpha, int beta, int m, int r) {
@@ -557,38 +608,19 @@ static int nat_value(int alpha, int beta, int m, int r) {
     return g;
 }
 
-/* The future margin, known to be at least `lower`, by zero-window steps from a first
- * guess (MTD(f)), within [alpha, beta], fail-soft. */
-static int mtd1(int g, int lower, int alpha, int beta) {
-    int upper = INF;
-    while (lower < upper) {
-        int b = g == lower ? g + 1 : g;
-        g = search1(b - 1, b);
-        if (g < b)
-            upper = g;
-        else
-            lower = g;
-        if (upper <= alpha || lower >= beta) break;
-    }
-    return g;
-}
-
 /* The value g of the current state (any point of a trick), within [alpha, beta]. */
 static int value(int alpha, int beta, int m, int r) {
     if (S.tlen == 0) {
         if (S.done == 8) return end_value(m, r);
         if (S.done == 7) return last_value(m, r);
     }
-    /* Can the playing team force a margin of at least 1 from here? */
-    int t = 1 - m;
-    int f = search1(t - 1, t);
-    if (f >= t) { /* yes: g is the margin, m + f */
-        if (m + f >= beta) return m + f;
-        int guess = f; /* or the root's last action's margin: they tend to be close */
-        if (MARGIN_GUESS != INF && MARGIN_GUESS - m > f) guess = MARGIN_GUESS - m;
-        MARGIN_GUESS = INF;
-        return m + mtd1(guess, f, (alpha > 0 ? alpha : 0) - m, beta - m);
-    }
+    /* Can the playing team force a margin of at least 1 from here?  If so g is the
+     * margin m + f (a bound where f falls outside the window); if not, the deal is nat. */
+    int t = 1 - m, lo = alpha - m, hi = beta - m;
+    if (lo < t - 1) lo = t - 1;
+    if (hi < t) hi = t;
+    int f = search1(lo, hi);
+    if (f >= t) return m + f;
     return nat_value(alpha, beta, m, r);
 }
 
@@ -657,6 +689,9 @@ static int search2(int alpha, int beta, int m, int r) {
 /* -- the root ----------------------------------------------------------------------- */
 
 #define TAKE_CODE 32
+/* Root actions after the first are searched in a window this wide around its value
+ * (most land near it), and again on the side they fell out of. */
+#define ASPIRATION 4
 #define LEAVE_CODE 33
 
 /* The value of one root action within [alpha, beta] (g, the playing team's). */
@@ -803,7 +838,7 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
         return NULL;
     }
     if (want == 0) { /* every action's exact value */
-        int guess = INF, mguess = INF, order[8], k = 0;
+        int guess = INF, order[8], k = 0;
         if (pending) {
             order[k++] = 0;
             order[k++] = 1;
@@ -819,14 +854,17 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
         for (int j = 0; j < k; j++) {
             int i = order[j];
             NAT_GUESS = guess;
-            MARGIN_GUESS = mguess;
-            vals[i] = root_child(codes[i], -INF, INF, m, r, pending);
-            if (vals[i] < 0)
-                guess = vals[i];
-            else
-                mguess = vals[i];
+            int lo = j ? vals[order[0]] - ASPIRATION : -INF;
+            int hi = j ? vals[order[0]] + ASPIRATION : INF;
+            int v = root_child(codes[i], lo, hi, m, r, pending);
+            if (v <= lo)
+                v = root_child(codes[i], -INF, v + 1, m, r, pending);
+            else if (v >= hi)
+                v = root_child(codes[i], v - 1, INF, m, r, pending);
+            vals[i] = v;
+            if (vals[i] < 0) guess = vals[i];
         }
-        NAT_GUESS = MARGIN_GUESS = INF;
+        NAT_GUESS = INF;
         for (int i = 0; i < n; i++)
             if (rep[i] != codes[i])
                 for (int j = 0; j < n; j++)
