@@ -635,6 +635,15 @@ static int decide(int alpha, int beta, int m, int r, int roem) {
     return w > v ? w : v;
 }
 
+/* The value g once the trick `u` records has closed: its points and roem (taken, or taken
+ * or left in claim mode) go to its winner's team. */
+static int closed_value(const Undo *u, int alpha, int beta, int m, int r) {
+    int sign = (u->winner & 1) == S.playing ? 1 : -1;
+    int mm = m + sign * u->pts;
+    if (u->roem && S.claim) return decide(alpha, beta, mm, r, u->roem);
+    return value(alpha, beta, mm + sign * u->roem, r + u->roem);
+}
+
 static int search2(int alpha, int beta, int m, int r) {
     S.nodes++;
     uint64_t key = 0;
@@ -658,16 +667,10 @@ static int search2(int alpha, int beta, int m, int r) {
         Undo u;
         int c = moves[i], v;
         play(c, &u);
-        if (u.closed) {
-            int sign = (u.winner & 1) == S.playing ? 1 : -1;
-            int mm = m + sign * u.pts;
-            if (u.roem && S.claim)
-                v = decide(alpha, beta, mm, r, u.roem);
-            else
-                v = value(alpha, beta, mm + sign * u.roem, r + u.roem);
-        } else {
+        if (u.closed)
+            v = closed_value(&u, alpha, beta, m, r);
+        else
             v = search2(alpha, beta, m, r);
-        }
         unplay(c, &u);
         if (maxing) {
             if (v > best) {
@@ -689,10 +692,10 @@ static int search2(int alpha, int beta, int m, int r) {
 /* -- the root ----------------------------------------------------------------------- */
 
 #define TAKE_CODE 32
+#define LEAVE_CODE 33
 /* Root actions after the first are searched in a window this wide around its value
  * (most land near it), and again on the side they fell out of. */
 #define ASPIRATION 4
-#define LEAVE_CODE 33
 
 /* The value of one root action within [alpha, beta] (g, the playing team's). */
 static int root_child(int code, int alpha, int beta, int m, int r, int pending) {
@@ -704,16 +707,10 @@ static int root_child(int code, int alpha, int beta, int m, int r, int pending) 
     Undo u;
     int v;
     play(code, &u);
-    if (u.closed) {
-        int sign = (u.winner & 1) == S.playing ? 1 : -1;
-        int mm = m + sign * u.pts;
-        if (u.roem && S.claim)
-            v = decide(alpha, beta, mm, r, u.roem);
-        else
-            v = value(alpha, beta, mm + sign * u.roem, r + u.roem);
-    } else {
+    if (u.closed)
+        v = closed_value(&u, alpha, beta, m, r);
+    else
         v = value(alpha, beta, m, r);
-    }
     unplay(code, &u);
     return v;
 }
