@@ -158,6 +158,12 @@ static inline int pitstate(void) {
     return can0 | can1 << 1;
 }
 
+/* search1's table key at a trick start: the remaining cards `all`, the leader and
+ * pitstate() (bits 34-35: which teams may still take every trick). */
+static inline uint64_t key1(uint32_t all) {
+    return (uint64_t)all | (uint64_t)(S.leader | pitstate() << 2) << 32;
+}
+
 static inline uint32_t hash64(uint64_t k, int bits) {
     k ^= k >> 29;
     k *= 0xBF58476D1CE4E5B9ULL;
@@ -386,6 +392,16 @@ static int gen_moves(int seat, int ttmove, int *moves) {
     return n;
 }
 
+/* Whether `v` is better than `best` for the side to move (maximising or not): if so it
+ * becomes `best` and narrows the window. */
+static inline int improves(int maxing, int v, int *best, int *alpha, int *beta) {
+    if (maxing ? v <= *best : v >= *best) return 0;
+    *best = v;
+    if (maxing && v > *alpha) *alpha = v;
+    if (!maxing && v < *beta) *beta = v;
+    return 1;
+}
+
 /* -- phase 1: the playing team's future margin -------------------------------------- */
 
 static int pit_margin(void) {
@@ -454,7 +470,7 @@ static int search1(int alpha, int beta) {
     S.nodes++;
     uint64_t key = 0;
     int ttmove = NOMOVE;
-    if (S.tlen == 0) {
+    if (S.tlen == 0) { /* the table holds trick starts (more did not pay) */
         if (S.done == 8) return pit_margin();
         if (S.done == 7) {
             int w, pts, roem, flags = S.flags;
@@ -464,15 +480,12 @@ static int search1(int alpha, int beta) {
             S.flags = flags;
             return v;
         }
-    }
-    if (S.tlen == 0) { /* the table holds trick starts (more did not pay) */
-        key = (uint64_t)(S.hand[0] | S.hand[1] | S.hand[2] | S.hand[3]) |
-              (uint64_t)(S.leader | pitstate() << 2 | S.tlen << 4) << 32;
+        uint32_t all = S.hand[0] | S.hand[1] | S.hand[2] | S.hand[3];
+        key = key1(all);
         int v;
         if (tt_probe(TT1, TT1_BITS, key, &alpha, &beta, &ttmove, &v)) return v;
         /* the future margin lies within +-(the points left, the last 10, roem, pit) */
-        uint32_t all = S.hand[0] | S.hand[1] | S.hand[2] | S.hand[3];
-        int bound = LAST_TRICK + (pitstate() ? PIT_BONUS : 0);
+        int bound = LAST_TRICK + (key >> 34 & 3 ? PIT_BONUS : 0);
         for (int su = 0; su < 4; su++) bound += SUIT_POINTS[su == S.trump][all >> (8 * su) & 255];
         if (bound <= alpha || -bound >= beta) {
             bound = roem_bound(bound);
@@ -492,8 +505,7 @@ static int search1(int alpha, int beta) {
         for (int i = 0; i < n; i++) {
             Undo u;
             play(moves[i], &u);
-            keys[i] = (uint64_t)(S.hand[0] | S.hand[1] | S.hand[2] | S.hand[3]) |
-                      (uint64_t)(S.leader | pitstate() << 2) << 32;
+            keys[i] = key1(S.hand[0] | S.hand[1] | S.hand[2] | S.hand[3]);
             gains[i] = (u.winner & 1) == S.playing ? u.pts + u.roem : -u.pts - u.roem;
             unplay(moves[i], &u);
             __builtin_prefetch(&TT1[hash64(keys[i], TT1_BITS) & ~1u]);
@@ -531,17 +543,7 @@ static int search1(int alpha, int beta) {
             v = search1(alpha, beta);
         }
         unplay(c, &u);
-        if (maxing) {
-            if (v > best) {
-                best = v;
-                bestmove = c;
-                if (v > alpha) alpha = v;
-            }
-        } else if (v < best) {
-            best = v;
-            bestmove = c;
-            if (v < beta) beta = v;
-        }
+        if (improves(maxing, v, &best, &alpha, &beta)) bestmove = c;
         if (alpha >= beta) {
             HISTORY[seat][c] += (8 - S.done) * (8 - S.done);
             break;
@@ -649,11 +651,10 @@ static int search2(int alpha, int beta, int m, int r) {
     uint64_t key = 0;
     int ttmove = NOMOVE;
     if (S.tlen == 0) {
-        uint32_t mask = S.hand[0] | S.hand[1] | S.hand[2] | S.hand[3];
-        /* |m| and r stay below 2000 + 1100 (the root's are checked; a deal's roem, pit
-         * and points add up to less than 1100): 13 bits each */
-        key = (uint64_t)mask | (uint64_t)(S.leader | pitstate() << 2) << 32 |
-              (uint64_t)(m + 4096) << 36 | (uint64_t)r << 49;
+        /* search1's key and m and r: |m| and r stay below 2000 + 1100 (the root's are
+         * checked; a deal's roem, pit and points add up to less than 1100), 13 bits each */
+        key = key1(S.hand[0] | S.hand[1] | S.hand[2] | S.hand[3]) | (uint64_t)(m + 4096) << 36 |
+              (uint64_t)r << 49;
         int v;
         if (tt_probe(TT2, TT2_BITS, key, &alpha, &beta, &ttmove, &v)) return v;
     }
@@ -672,17 +673,7 @@ static int search2(int alpha, int beta, int m, int r) {
         else
             v = search2(alpha, beta, m, r);
         unplay(c, &u);
-        if (maxing) {
-            if (v > best) {
-                best = v;
-                bestmove = c;
-                if (v > alpha) alpha = v;
-            }
-        } else if (v < best) {
-            best = v;
-            bestmove = c;
-            if (v < beta) beta = v;
-        }
+        if (improves(maxing, v, &best, &alpha, &beta)) bestmove = c;
         if (alpha >= beta) break;
     }
     if (key) tt_record(TT2, TT2_BITS, key, a0, b0, best, bestmove);
