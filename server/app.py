@@ -22,6 +22,7 @@ from .clock import Clock, RealClock
 from .cluster import ClusterRouter
 from .config import Settings
 from .connection import Client
+from .daily import Daily
 from .endpoints import Endpoints
 from .events import Events
 from .journal import Journal
@@ -68,12 +69,17 @@ class Server:
         self.tournaments = Tournaments(ports, store, self.identity, self.rooms)
         self.router.register(self.rooms)
         self.router.register(self.tournaments)
+        self.daily = Daily(ports, store, self.rooms)
         self.lobby.subscribe(self.events)
         self.tournaments.subscribe(self.events)
-        self.session = Session(self.router, self.lobby, self.identity, self.rooms, store)
-        self.http = Endpoints(
-            self.router, self.metrics, store.match, self.cluster.node if self.cluster else None
+        self.daily.subscribe(self.events)
+        self.session = Session(
+            self.router, self.lobby, self.identity, self.rooms, store, self.daily
         )
+        self.http = Endpoints(
+            self.router, self.metrics, store, self.daily,
+            self.cluster.node if self.cluster else None,
+        )  # fmt: skip
         self.metrics.rooms.set_function(lambda: len(self.router.held(ROOM)))
         self.metrics.tables.set_function(
             lambda: sum(a.room.status == PLAYING for a in self.router.held(ROOM))  # type: ignore[attr-defined]

@@ -42,6 +42,8 @@ class Settings:
     bot_workers: int = field(default_factory=_spare_cores)  # processes searching for CPUs
     bot_queue: int = 4  # searches that may wait for a busy worker before moves fall back
     bot_budget: int = DEFAULT_BUDGET  # thousands of solver nodes a strong decision visits; 0: none
+    daily_deals: int = 16  # deals of the daily game
+    daily_secret: str | None = None  # the daily seed's key (default: one kept in the database)
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None, **overrides: Any) -> Settings:

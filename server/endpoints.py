@@ -1,12 +1,16 @@
 """The HTTP side of the server's port: health, metrics, the rule catalog, finished match
-records, the actors this process runs, and the browser client's files."""
+records, the daily boards, the actors this process runs, and the browser client's files.
+
+Read-only JSON; a bad query gets 400 with ``{"error": code, "message": ...}``.  Today's
+daily board needs the token of a player who finished today's game
+(``Authorization: Bearer <token>``); past days are public."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Awaitable, Callable
 from http import HTTPStatus
-from typing import Any
+from typing import TYPE_CHECKING, Any
+from urllib.parse import parse_qsl, urlsplit
 
 from websockets.asyncio.server import ServerConnection
 from websockets.datastructures import Headers
@@ -14,17 +18,28 @@ from websockets.http11 import Request, Response
 
 from . import static
 from .catalog import describe
+from .daily.days import parse_day
+from .errors import Refused
+from .ids import hash_token
 from .metrics import Metrics
+from .protocol import BOARD_PAGE, ProtocolError
 from .router import ROOM, TOURNAMENT, Router
 
-Records = Callable[[str], Awaitable[dict[str, Any] | None]]
+if TYPE_CHECKING:
+    from .daily import Daily
+    from .store.base import Store
+
+PUBLIC_BOARD = "public, max-age=60"  # a past day's late finishers still join its board
 
 
 class Endpoints:
-    def __init__(self, router: Router, metrics: Metrics, records: Records, node: str | None):
+    def __init__(
+        self, router: Router, metrics: Metrics, store: Store, daily: Daily, node: str | None
+    ) -> None:
         self.router = router
         self.metrics = metrics
-        self.records = records
+        self.store = store
+        self.daily = daily
         self.node = node
         self.files = static.load()  # the browser client
         self.rules = json.dumps(describe()).encode()
@@ -50,11 +65,80 @@ class Endpoints:
             body, kind = self.files[path]
             return response(HTTPStatus.OK, body, kind, cache="no-cache")
         if path.startswith("/matches/"):
-            record = await self.records(path.removeprefix("/matches/"))
+            record = await self.store.match(path.removeprefix("/matches/"))
             if record is None:
                 return response(HTTPStatus.NOT_FOUND, b"no such match\n", "text/plain")
+            if self.daily.hidden(record):
+                return refusal(HTTPStatus.FORBIDDEN, "daily_not_over", "shown once its day is over")
             return response(HTTPStatus.OK, json.dumps(record).encode(), "application/json")
+        if path in ("/leaderboard/daily", "/leaderboard/daily/alltime"):
+            try:
+                return await self.board(path, request)
+            except Refused as err:
+                status = HTTPStatus.FORBIDDEN if err.code == "daily_not_finished" else 400
+                return refusal(HTTPStatus(status), err.code, err.message)
         return response(HTTPStatus.NOT_FOUND, b"not found\n", "text/plain")
+
+    async def board(self, path: str, request: Request) -> Response:
+        query = _query(request.path, {"date", "offset", "limit"})
+        offset = _number(query, "offset", 0, 0, 1_000_000)
+        limit = _number(query, "limit", 20, 1, BOARD_PAGE)
+        if path.endswith("/alltime"):
+            body = await self.daily.alltime(offset, limit)
+            return response(HTTPStatus.OK, _json(body), "application/json", cache=PUBLIC_BOARD)
+        day = None
+        if "date" in query:
+            day = parse_day(query["date"])
+            if day is None:
+                raise ProtocolError("invalid_field", "date: a day as YYYY-MM-DD")
+        viewer = await self._viewer(request)
+        body = await self.daily.board(viewer, day, offset, limit)
+        cache = "private, no-store" if body["date"] == self.daily.today() else PUBLIC_BOARD
+        return response(HTTPStatus.OK, _json(body), "application/json", cache=cache)
+
+    async def _viewer(self, request: Request) -> str | None:
+        """The player whose token the request carries, if any (a wrong one is refused)."""
+        auth = request.headers.get("Authorization")
+        if auth is None:
+            return None
+        kind, _, token = auth.partition(" ")
+        if kind.lower() != "bearer" or not 16 <= len(token) <= 128:
+            raise ProtocolError("bad_token", "Authorization: Bearer <your token>")
+        player = await self.store.player_by_token_hash(hash_token(token))
+        if player is None:
+            raise ProtocolError("bad_token", "unknown token")
+        return player.id
+
+
+def _query(target: str, known: set[str]) -> dict[str, str]:
+    """A request's query parameters: each known one at most once, no others."""
+    pairs = parse_qsl(urlsplit(target).query, keep_blank_values=True)
+    query: dict[str, str] = {}
+    for name, value in pairs:
+        if name not in known:
+            raise ProtocolError("invalid_field", f"unknown parameter {name[:32]!r}")
+        if name in query:
+            raise ProtocolError("invalid_field", f"{name}: given twice")
+        query[name] = value
+    return query
+
+
+def _number(query: dict[str, str], name: str, default: int, least: int, most: int) -> int:
+    text = query.get(name)
+    if text is None:
+        return default
+    if not text.isdigit() or not least <= int(text) <= most:
+        raise ProtocolError("invalid_field", f"{name}: a whole number from {least} to {most}")
+    return int(text)
+
+
+def _json(body: dict[str, Any]) -> bytes:
+    return json.dumps(body, separators=(",", ":")).encode()
+
+
+def refusal(status: HTTPStatus, code: str, message: str) -> Response:
+    body = _json({"error": code, "message": message})
+    return response(status, body, "application/json", cache="no-store")
 
 
 def response(status: HTTPStatus, body: bytes, kind: str, cache: str | None = None) -> Response:

@@ -43,6 +43,10 @@ class MatchEnded:
     winner: int
     totals: tuple[int, int]
     record: dict[str, Any]
+    players: tuple[str | None, ...] = (None, None, None, None)  # by seat; None a CPU
+    mode: str = "casual"  # the room's kind of game (server.table.entries)
+    day: str | None = None  # a daily game's day
+    scores: tuple[tuple[int, int], ...] = ()  # each deal's points, by team
 
 
 @dataclass(frozen=True, slots=True)

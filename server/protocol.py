@@ -23,6 +23,7 @@ MAX_FRAME = 16 * 1024
 PROTOCOL_VERSION = 1
 MOVE_SECONDS = (5, 120, 30)  # a room's move timer: least, most, default
 NAME_LENGTH = 40  # a room's name, at most
+BOARD_PAGE = 100  # rows of a board page, at most
 
 RoomId = Annotated[str, Field(min_length=1, max_length=40)]
 Seat = Annotated[int, Field(ge=0, le=3)]
@@ -34,7 +35,7 @@ class ProtocolError(Refused):
 
 
 class _Msg(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
     ref: Annotated[str, Field(max_length=64)] | None = None  # echoed in the reply
 
 
@@ -67,7 +68,7 @@ def _one_of(choices: Iterable[str]) -> Any:
 class RulesIn(BaseModel):
     """Rule options: a preset, overridden option by option."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
     preset: _one_of(PRESETS) = "amsterdam"  # type: ignore[valid-type]
     variant: _one_of(Variant) | None = None  # type: ignore[valid-type]
     trump_mode: _one_of(TrumpMode) | None = None  # type: ignore[valid-type]
@@ -176,6 +177,43 @@ class TournamentWatch(_Msg):
     tournament_id: RoomId
 
 
+class NewGame(_Msg):
+    """A solo game: you and a CPU partner against two CPUs, started at once."""
+
+    type: Literal["new_game"]
+    level: _one_of(LEVELS) = DEFAULT_LEVEL  # type: ignore[valid-type]
+    rules: RulesIn = RulesIn()  # neither a target nor a number of deals: 16 deals
+    move_seconds: Annotated[int, Field(ge=MOVE_SECONDS[0], le=MOVE_SECONDS[1])] = MOVE_SECONDS[2]
+
+
+class DailyStart(_Msg):
+    """Today's daily game: your attempt, new or resumed."""
+
+    type: Literal["daily_start"]
+
+
+Day = Annotated[str, Field(pattern=r"^\d{4}-\d{2}-\d{2}$")]
+Offset = Annotated[int, Field(ge=0, le=1_000_000)]
+Limit = Annotated[int, Field(ge=1, le=BOARD_PAGE)]
+
+
+class DailyBoard(_Msg):
+    """A day's daily board (today's once you have finished today's game)."""
+
+    type: Literal["daily_board"]
+    date: Day | None = None  # default: today (UTC)
+    offset: Offset = 0
+    limit: Limit = 20
+
+
+class DailyAlltime(_Msg):
+    """The all-time board of the daily game: mean difference from the field a day."""
+
+    type: Literal["daily_alltime"]
+    offset: Offset = 0
+    limit: Limit = 20
+
+
 class GetRecord(_Msg):
     type: Literal["get_record"]
     match_id: RoomId
@@ -184,6 +222,7 @@ class GetRecord(_Msg):
 ClientMessage = Annotated[
     Hello | Ping | LobbySubscribe | LobbyUnsubscribe | CreateRoom | TakeSeat | LeaveRoom
     | AddCpu | RemoveSeat | Ready | Watch | Act | Back | Resume | Chat | Hint | GetRecord
+    | NewGame | DailyStart | DailyBoard | DailyAlltime
     | TournamentRegister | TournamentUnregister | TournamentLeave | TournamentWatch,
     Field(discriminator="type"),
 ]  # fmt: skip
@@ -192,6 +231,7 @@ CLIENT_TYPES = frozenset(
     m.model_fields["type"].annotation.__args__[0]  # type: ignore[union-attr]
     for m in (Hello, Ping, LobbySubscribe, LobbyUnsubscribe, CreateRoom, TakeSeat, LeaveRoom,
               AddCpu, RemoveSeat, Ready, Watch, Act, Back, Resume, Chat, Hint, GetRecord,
+              NewGame, DailyStart, DailyBoard, DailyAlltime,
               TournamentRegister, TournamentUnregister, TournamentLeave, TournamentWatch)
 )  # fmt: skip
 
@@ -338,10 +378,33 @@ class Record(_Msg):
     record: dict[str, Any]
 
 
+class DailyBoardOut(_Msg):
+    """A day's board of the daily game (``deals`` and ``best`` for past days only)."""
+
+    type: Literal["daily_board"]
+    date: str
+    players: int = Field(description="Finished games of the day.")
+    offset: int
+    field: list[dict[str, Any]] = Field(description="Each deal's players and mean points.")
+    rows: list[dict[str, Any]]
+    you: dict[str, Any] | None
+    streak: int | None
+    deals: list[dict[str, Any]] | None = None
+    best: list[dict[str, Any]] | None = None
+
+
+class DailyAlltimeOut(_Msg):
+    type: Literal["daily_alltime"]
+    min_days: int
+    players: int
+    offset: int
+    rows: list[dict[str, Any]]
+
+
 ServerMessage = Annotated[
     Welcome | ErrorMsg | Pong | Lobby | LobbyRoom | LobbyRoomGone | Snapshot | Update
     | ChatOut | HintOut | Record | LobbyTournament | LobbyTournamentGone | TournamentStatus
-    | LobbyPresence,
+    | LobbyPresence | DailyBoardOut | DailyAlltimeOut,
     Field(discriminator="type"),
 ]  # fmt: skip
 

@@ -16,6 +16,7 @@ from websockets.exceptions import ConnectionClosed
 
 from . import protocol as p
 from .connection import Client
+from .daily import Daily
 from .lobby import Identity, Lobby
 from .logs import log
 from .router import ROOM, TOURNAMENT, Ref, Router
@@ -40,6 +41,7 @@ class Session:
     identity: Identity
     rooms: Rooms
     store: Store
+    daily: Daily
 
     async def serve(self, client: Client) -> None:
         """Read the connection's frames until it closes; then let go of everything."""
@@ -98,12 +100,24 @@ class Session:
                 await self.router.run(Ref(TOURNAMENT, m.tournament_id), client, m)
             case p.GetRecord():
                 await self.record(client, m)
+            case p.NewGame():
+                await self.rooms.new_game(client, m)
+            case p.DailyStart():
+                await self.daily.start(client)
+            case p.DailyBoard():
+                board = await self.daily.board(client.player_id, m.date, m.offset, m.limit)
+                client.send(reply(m, {"type": "daily_board", **board}))
+            case p.DailyAlltime():
+                board = await self.daily.alltime(m.offset, m.limit)
+                client.send(reply(m, {"type": "daily_alltime", **board}))
 
     async def record(self, client: Client, m: p.GetRecord) -> None:
         record = await self.store.match(m.match_id)
         if record is None:
             raise p.ProtocolError("no_such_match", f"no finished match {m.match_id!r}")
-        client.send({"type": "record", "match_id": m.match_id, "record": record})
+        if self.daily.hidden(record):
+            raise p.ProtocolError("daily_not_over", "a daily game's record shows after its day")
+        client.send(reply(m, {"type": "record", "match_id": m.match_id, "record": record}))
 
     async def hello(self, client: Client, m: p.Hello) -> None:
         if client.identified:
@@ -124,3 +138,10 @@ class Session:
         if m.ref:
             welcome["ref"] = m.ref
         client.send(welcome)
+
+
+def reply(m: Any, message: dict[str, Any]) -> dict[str, Any]:
+    """``message`` with the request's ``ref``, if it had one."""
+    if m.ref is not None:
+        message["ref"] = m.ref
+    return message

@@ -75,6 +75,42 @@ class TournamentRow:
 
 
 @dataclass(frozen=True, slots=True)
+class DailyAttempt:
+    """A player's attempt at a day's daily game (``day`` a UTC date, YYYY-MM-DD)."""
+
+    day: str
+    player_id: str
+    room_id: str
+    started_at: float
+    total: int | None = None  # the player's team's points, once finished
+    finished_at: float | None = None
+
+    @property
+    def finished(self) -> bool:
+        return self.total is not None
+
+
+@dataclass(frozen=True, slots=True)
+class DailyRow:
+    """A finished attempt on a day's board."""
+
+    player_id: str
+    nickname: str
+    total: int
+    finished_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class AlltimeRow:
+    """A player on the all-time daily board: closed days played, mean difference a day."""
+
+    player_id: str
+    nickname: str
+    days: int
+    average: float
+
+
+@dataclass(frozen=True, slots=True)
 class LogEntry:
     room_id: str
     version: int  # 1, 2, 3, ... without gaps
@@ -139,3 +175,50 @@ class Store(Protocol):
     async def tournaments_with_status(self, *statuses: str) -> list[TournamentRow]: ...
 
     async def match(self, match_id: str) -> dict[str, Any] | None: ...
+
+    # -- the daily game (every query below reads through an index) -------------------------
+
+    async def secret(self, name: str, fresh: str) -> str:
+        """The server-wide secret ``name``: ``fresh`` is stored if there is none yet; the
+        stored value is returned (the first writer wins, on every node)."""
+
+    async def start_daily(self, attempt: DailyAttempt) -> DailyAttempt:
+        """Store ``attempt`` (unfinished) unless its player has an attempt that day already,
+        and note its day as played; return the stored attempt (this one, or the earlier)."""
+
+    async def daily_attempt(self, day: str, player_id: str) -> DailyAttempt | None: ...
+
+    async def finish_daily(
+        self, day: str, player_id: str, total: int, points: list[int], at: float
+    ) -> bool:
+        """Record a finished attempt atomically: its ``total``, its team's ``points`` deal
+        by deal (deal numbers from 0), and those points added to the day's field.  False,
+        and nothing written, if the attempt is unknown or already finished (idempotent)."""
+
+    async def daily_board(self, day: str, offset: int, limit: int) -> list[DailyRow]:
+        """Finished attempts of ``day``, best total first (the earlier finish on a tie)."""
+
+    async def daily_finished(self, day: str) -> int:
+        """How many attempts of ``day`` are finished."""
+
+    async def daily_rank(self, day: str, total: int) -> int:
+        """1 + the finished attempts of ``day`` with a higher total."""
+
+    async def daily_field(self, day: str) -> list[tuple[int, int, int]]:
+        """``(deal number, players, their points in all)`` for each deal of ``day``."""
+
+    async def daily_points(self, day: str, player_ids: list[str]) -> dict[str, list[int]]:
+        """The finished attempts' points deal by deal, for these players."""
+
+    async def daily_days(self, player_id: str, limit: int) -> list[str]:
+        """The days ``player_id`` finished an attempt, the latest first, at most ``limit``."""
+
+    async def close_daily_days(self, before: str) -> list[str]:
+        """Add every played day before ``before`` that is not yet closed to the all-time
+        board, each exactly once across nodes: a finished attempt adds one day and its
+        total minus the field's sum of deal means to its player's row.  The days closed."""
+
+    async def alltime_board(self, min_days: int, offset: int, limit: int) -> list[AlltimeRow]:
+        """Players with at least ``min_days`` closed days, by mean difference, best first."""
+
+    async def alltime_count(self, min_days: int) -> int: ...

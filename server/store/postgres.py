@@ -41,6 +41,9 @@ import asyncpg
 
 from server.store import rows as codec
 from server.store.base import (
+    AlltimeRow,
+    DailyAttempt,
+    DailyRow,
     Fenced,
     LogEntry,
     PlayerRow,
@@ -51,7 +54,7 @@ from server.store.base import (
 )
 from server.store.migrations import check_newer, list_migrations
 
-__all__ = ["PostgresStore", "migration_lock_key"]
+__all__ = ["DAILY_BOARD", "PostgresStore", "migration_lock_key"]
 
 CONNECT_TIMEOUT_S = 5.0  # establishing a connection, or waiting for a free one
 COMMAND_TIMEOUT_S = 5.0  # one statement
@@ -60,6 +63,8 @@ MIGRATION_TIMEOUT_S = 120.0  # waiting for another process's migrations, and eac
 _PLAYER_COLS = "id, nickname, token_hash, created_at"
 _ROOM_COLS = "id, owner, invite_code, status, created_at"
 _TOURNAMENT_COLS = "id, format, status, start_at, created_at"
+_ATTEMPT_COLS = "day, player_id, room_id, started_at, total, finished_at"
+_ATTEMPT = f"SELECT {_ATTEMPT_COLS} FROM daily_attempts WHERE day = $1 AND player_id = $2"
 _INSERT_LOG = "INSERT INTO room_log (room_id, version, entry) VALUES ($1, $2, $3)"
 # One statement: check the room's epoch under a share lock on its fence row, and insert.
 # A concurrent fence() (an UPDATE of that row) waits for this to commit, or this waits for it
@@ -72,6 +77,40 @@ _INSERT_LOG_FENCED = (
 _FENCE = (
     "INSERT INTO fences (id, epoch) VALUES ($1, 1)"
     " ON CONFLICT (id) DO UPDATE SET epoch = fences.epoch + 1 RETURNING epoch"
+)
+# A day's board, read through the partial index daily_attempts_board (its WHERE must stay).
+DAILY_BOARD = (
+    "SELECT a.player_id, p.nickname, a.total, a.finished_at"
+    " FROM daily_attempts a JOIN players p ON p.id = a.player_id"
+    " WHERE a.day = $1 AND a.total IS NOT NULL"
+    ' ORDER BY a.total DESC, a.finished_at, a.player_id COLLATE "C" LIMIT $2 OFFSET $3'
+)
+# A finished attempt's points, deal by deal (numbers from 0).
+_INSERT_DEALS = (
+    "INSERT INTO daily_deals (day, player_id, number, points)"
+    " SELECT $1::text, $2::text, t.n - 1, t.p FROM unnest($3::int[]) WITH ORDINALITY AS t(p, n)"
+)
+# A finished attempt's points added to its day's field, deal by deal in number order (so
+# concurrent finishes of one day lock the field's rows in the same order).
+_ADD_TO_FIELD = (
+    "INSERT INTO daily_field (day, number, players, points)"
+    " SELECT $1::text, t.n - 1, 1, t.p FROM unnest($2::int[]) WITH ORDINALITY AS t(p, n)"
+    " ORDER BY t.n"
+    " ON CONFLICT (day, number) DO UPDATE SET players = daily_field.players + 1,"
+    " points = daily_field.points + excluded.points"
+)
+# A closed day's finished attempts added to the all-time board: each its total minus the
+# field's sum of deal means (an uncorrelated subquery, evaluated once).  Rows in player
+# order, so that transactions closing different days lock players' rows in the same order.
+_CLOSE_DAY = (
+    "INSERT INTO daily_alltime (player_id, days, diff_sum, average)"
+    " SELECT a.player_id, 1, a.total - s.field, a.total - s.field FROM daily_attempts a,"
+    " (SELECT COALESCE(SUM(points::double precision / players), 0.0) AS field"
+    " FROM daily_field WHERE day = $1) s"
+    ' WHERE a.day = $1 AND a.total IS NOT NULL ORDER BY a.player_id COLLATE "C"'
+    " ON CONFLICT (player_id) DO UPDATE SET days = daily_alltime.days + 1,"
+    " diff_sum = daily_alltime.diff_sum + excluded.diff_sum,"
+    " average = (daily_alltime.diff_sum + excluded.diff_sum) / (daily_alltime.days + 1)"
 )
 
 # Everything asyncpg or the network may raise.  (OSError covers ConnectionError and, since
@@ -427,6 +466,140 @@ class PostgresStore:
         sql = "SELECT record FROM matches WHERE id = $1"
         row = await self._submit(f"match {match_id!r}", _fetchrow(sql, match_id))
         return None if row is None else codec.loads(row[0], f"match {match_id!r} record")
+
+    # ----------------------------------------------------------------- the daily game
+
+    async def secret(self, name: str, fresh: str) -> str:
+        async def run(conn: _Conn) -> str:
+            # DO NOTHING waits for a concurrent insert of the name to commit; the SELECT, a
+            # statement of its own (READ COMMITTED), then sees the winner.
+            insert = "INSERT INTO secrets (name, value) VALUES ($1, $2) ON CONFLICT DO NOTHING"
+            await conn.execute(insert, name, fresh)
+            return await conn.fetchval("SELECT value FROM secrets WHERE name = $1", name)
+
+        return await self._submit(f"secret {name!r}", run)
+
+    async def start_daily(self, attempt: DailyAttempt) -> DailyAttempt:
+        a = attempt
+
+        async def run(conn: _Conn) -> DailyAttempt:
+            async with conn.transaction():
+                await conn.execute(
+                    f"INSERT INTO daily_attempts ({_ATTEMPT_COLS})"
+                    " VALUES ($1, $2, $3, $4, NULL, NULL) ON CONFLICT (day, player_id) DO NOTHING",
+                    a.day,
+                    a.player_id,
+                    a.room_id,
+                    float(a.started_at),
+                )
+                await conn.execute(
+                    "INSERT INTO daily_days (day, closed) VALUES ($1, 0) ON CONFLICT DO NOTHING",
+                    a.day,
+                )
+                return codec.daily_attempt(await conn.fetchrow(_ATTEMPT, a.day, a.player_id))
+
+        return await self._submit(f"start daily {a.day} of {a.player_id!r}", run)
+
+    async def daily_attempt(self, day: str, player_id: str) -> DailyAttempt | None:
+        row = await self._submit(
+            f"daily {day} of {player_id!r}", _fetchrow(_ATTEMPT, day, player_id)
+        )
+        return None if row is None else codec.daily_attempt(row)
+
+    async def finish_daily(
+        self, day: str, player_id: str, total: int, points: list[int], at: float
+    ) -> bool:
+        """Exactly once across processes: a concurrent finish of the same attempt waits for
+        this one's row lock and then finds it finished (READ COMMITTED re-checks the row)."""
+        points = list(points)
+
+        async def run(conn: _Conn) -> bool:
+            async with conn.transaction():
+                done = await conn.execute(
+                    "UPDATE daily_attempts SET total = $1, finished_at = $2"
+                    " WHERE day = $3 AND player_id = $4 AND total IS NULL",
+                    total,
+                    float(at),
+                    day,
+                    player_id,
+                )
+                if _rowcount(done) == 0:
+                    return False
+                await conn.execute(_INSERT_DEALS, day, player_id, points)
+                await conn.execute(_ADD_TO_FIELD, day, points)
+            return True
+
+        return await self._submit(f"finish daily {day} of {player_id!r}", run)
+
+    async def daily_board(self, day: str, offset: int, limit: int) -> list[DailyRow]:
+        rows = await self._submit(f"daily board {day}", _fetch(DAILY_BOARD, day, limit, offset))
+        return [codec.daily_row(row) for row in rows]
+
+    async def daily_finished(self, day: str) -> int:
+        sql = "SELECT count(*) FROM daily_attempts WHERE day = $1 AND total IS NOT NULL"
+        return int(await self._submit(f"daily finished {day}", _fetchval(sql, day)))
+
+    async def daily_rank(self, day: str, total: int) -> int:
+        sql = (
+            "SELECT 1 + count(*) FROM daily_attempts"
+            " WHERE day = $1 AND total IS NOT NULL AND total > $2"
+        )
+        return int(await self._submit(f"daily rank {day}", _fetchval(sql, day, total)))
+
+    async def daily_field(self, day: str) -> list[tuple[int, int, int]]:
+        sql = "SELECT number, players, points FROM daily_field WHERE day = $1 ORDER BY number"
+        rows = await self._submit(f"daily field {day}", _fetch(sql, day))
+        return [(n, players, p) for n, players, p in rows]
+
+    async def daily_points(self, day: str, player_ids: list[str]) -> dict[str, list[int]]:
+        if not player_ids:
+            return {}
+        sql = (
+            "SELECT player_id, number, points FROM daily_deals"
+            " WHERE day = $1 AND player_id = ANY($2::text[]) ORDER BY player_id, number"
+        )
+        rows = await self._submit(f"daily points {day}", _fetch(sql, day, list(player_ids)))
+        return codec.daily_points(rows)
+
+    async def daily_days(self, player_id: str, limit: int) -> list[str]:
+        sql = (
+            "SELECT day FROM daily_attempts WHERE player_id = $1 AND total IS NOT NULL"
+            " ORDER BY day DESC LIMIT $2"
+        )
+        rows = await self._submit(f"daily days of {player_id!r}", _fetch(sql, player_id, limit))
+        return [day for (day,) in rows]
+
+    async def close_daily_days(self, before: str) -> list[str]:
+        """Each day is closed in a transaction of its own that first flips its ``closed``
+        flag: a node racing it waits for that row lock, then finds the day closed."""
+
+        async def run(conn: _Conn) -> list[str]:
+            sql = "SELECT day FROM daily_days WHERE closed = 0 AND day < $1 ORDER BY day"
+            closed: list[str] = []
+            for (day,) in await conn.fetch(sql, before):
+                async with conn.transaction():
+                    flip = "UPDATE daily_days SET closed = 1 WHERE day = $1 AND closed = 0"
+                    if _rowcount(await conn.execute(flip, day)) == 0:
+                        continue
+                    await conn.execute(_CLOSE_DAY, day)
+                closed.append(day)
+            return closed
+
+        return await self._submit(f"close daily days before {before}", run)
+
+    async def alltime_board(self, min_days: int, offset: int, limit: int) -> list[AlltimeRow]:
+        sql = (
+            "SELECT t.player_id, p.nickname, t.days, t.average"
+            " FROM daily_alltime t JOIN players p ON p.id = t.player_id"
+            ' WHERE t.days >= $1 ORDER BY t.average DESC, t.player_id COLLATE "C"'
+            " LIMIT $2 OFFSET $3"
+        )
+        rows = await self._submit("all-time board", _fetch(sql, min_days, limit, offset))
+        return [codec.alltime_row(row) for row in rows]
+
+    async def alltime_count(self, min_days: int) -> int:
+        sql = "SELECT count(*) FROM daily_alltime WHERE days >= $1"
+        return int(await self._submit("all-time count", _fetchval(sql, min_days)))
 
     # ----------------------------------------------------------------- machinery
 

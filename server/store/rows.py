@@ -5,7 +5,15 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .base import PlayerRow, RoomRow, StoreError, TournamentRow
+from .base import (
+    AlltimeRow,
+    DailyAttempt,
+    DailyRow,
+    PlayerRow,
+    RoomRow,
+    StoreError,
+    TournamentRow,
+)
 
 
 def dumps(obj: Any, what: str) -> str:
@@ -42,3 +50,24 @@ def room(row: Any) -> RoomRow:
 
 def tournament(row: Any) -> TournamentRow:
     return TournamentRow(row[0], row[1], row[2], float(row[3]), float(row[4]))
+
+
+def daily_attempt(row: Any) -> DailyAttempt:
+    finished_at = None if row[5] is None else float(row[5])
+    return DailyAttempt(row[0], row[1], row[2], float(row[3]), row[4], finished_at)
+
+
+def daily_row(row: Any) -> DailyRow:
+    return DailyRow(row[0], row[1], row[2], float(row[3]))
+
+
+def alltime_row(row: Any) -> AlltimeRow:
+    return AlltimeRow(row[0], row[1], row[2], float(row[3]))
+
+
+def daily_points(rows: Any) -> dict[str, list[int]]:
+    """``(player_id, number, points)`` rows, ordered by player and number, by player."""
+    points: dict[str, list[int]] = {}
+    for player_id, _number, p in rows:
+        points.setdefault(player_id, []).append(p)
+    return points

@@ -27,6 +27,9 @@ from typing import Any
 
 from server.store import rows as codec
 from server.store.base import (
+    AlltimeRow,
+    DailyAttempt,
+    DailyRow,
     Fenced,
     LogEntry,
     PlayerRow,
@@ -37,7 +40,7 @@ from server.store.base import (
 )
 from server.store.migrations import check_newer, list_migrations
 
-__all__ = ["SqliteStore"]
+__all__ = ["DAILY_BOARD", "SqliteStore"]
 
 MAX_BATCH = 2048  # most operations taken off the queue per worker round
 BUSY_TIMEOUT_S = 10.0  # wait this long for another connection's write lock
@@ -45,6 +48,8 @@ BUSY_TIMEOUT_S = 10.0  # wait this long for another connection's write lock
 _PLAYER_COLS = "id, nickname, token_hash, created_at"
 _ROOM_COLS = "id, owner, invite_code, status, created_at"
 _TOURNAMENT_COLS = "id, format, status, start_at, created_at"
+_ATTEMPT_COLS = "day, player_id, room_id, started_at, total, finished_at"
+_ATTEMPT = f"SELECT {_ATTEMPT_COLS} FROM daily_attempts WHERE day = ? AND player_id = ?"
 _INSERT_LOG = "INSERT INTO room_log (room_id, version, entry) VALUES (?, ?, ?)"
 # Writes the entry only while the room's fence row holds the given epoch (0 rows otherwise).
 _INSERT_LOG_FENCED = (
@@ -54,6 +59,26 @@ _INSERT_LOG_FENCED = (
 _FENCE = (
     "INSERT INTO fences (id, epoch) VALUES (?, 1)"
     " ON CONFLICT (id) DO UPDATE SET epoch = fences.epoch + 1 RETURNING epoch"
+)
+
+# A day's board, read through the partial index daily_attempts_board (its WHERE must stay).
+DAILY_BOARD = (
+    "SELECT a.player_id, p.nickname, a.total, a.finished_at"
+    " FROM daily_attempts a JOIN players p ON p.id = a.player_id"
+    " WHERE a.day = ? AND a.total IS NOT NULL"
+    " ORDER BY a.total DESC, a.finished_at, a.player_id LIMIT ? OFFSET ?"
+)
+# A closed day's finished attempts added to the all-time board: each its total minus the
+# field's sum of deal means (one scalar subquery, evaluated once).  Rows in player order.
+_CLOSE_DAY = (
+    "INSERT INTO daily_alltime (player_id, days, diff_sum, average)"
+    " SELECT a.player_id, 1, a.total - s.field, a.total - s.field FROM daily_attempts a,"
+    " (SELECT COALESCE(SUM(CAST(points AS REAL) / players), 0.0) AS field"
+    " FROM daily_field WHERE day = ?1) s"
+    " WHERE a.day = ?1 AND a.total IS NOT NULL ORDER BY a.player_id"
+    " ON CONFLICT (player_id) DO UPDATE SET days = daily_alltime.days + 1,"
+    " diff_sum = daily_alltime.diff_sum + excluded.diff_sum,"
+    " average = (daily_alltime.diff_sum + excluded.diff_sum) / (daily_alltime.days + 1)"
 )
 
 _Future = asyncio.Future[Any]
@@ -321,6 +346,169 @@ class SqliteStore:
 
         return await self._submit(f"match {match_id!r}", run)
 
+    # ----------------------------------------------------------------- the daily game
+
+    async def secret(self, name: str, fresh: str) -> str:
+        insert = "INSERT INTO secrets (name, value) VALUES (?, ?) ON CONFLICT DO NOTHING"
+        select = "SELECT value FROM secrets WHERE name = ?"
+
+        def run() -> str:
+            conn = self._db()
+            with _transaction(conn):
+                conn.execute(insert, (name, fresh))
+                (value,) = conn.execute(select, (name,)).fetchone()
+            return str(value)
+
+        return await self._submit(f"secret {name!r}", run)
+
+    async def start_daily(self, attempt: DailyAttempt) -> DailyAttempt:
+        a = attempt
+        row = (a.day, a.player_id, a.room_id, float(a.started_at))
+        key = (a.day, a.player_id)
+
+        def run() -> DailyAttempt:
+            conn = self._db()
+            with _transaction(conn):
+                conn.execute(
+                    f"INSERT INTO daily_attempts ({_ATTEMPT_COLS}) VALUES (?, ?, ?, ?, NULL, NULL)"
+                    " ON CONFLICT (day, player_id) DO NOTHING",
+                    row,
+                )
+                conn.execute(
+                    "INSERT INTO daily_days (day, closed) VALUES (?, 0) ON CONFLICT DO NOTHING",
+                    (a.day,),
+                )
+                return codec.daily_attempt(conn.execute(_ATTEMPT, key).fetchone())
+
+        return await self._submit(f"start daily {a.day} of {a.player_id!r}", run)
+
+    async def daily_attempt(self, day: str, player_id: str) -> DailyAttempt | None:
+        def run() -> DailyAttempt | None:
+            row = self._db().execute(_ATTEMPT, (day, player_id)).fetchone()
+            return None if row is None else codec.daily_attempt(row)
+
+        return await self._submit(f"daily {day} of {player_id!r}", run)
+
+    async def finish_daily(
+        self, day: str, player_id: str, total: int, points: list[int], at: float
+    ) -> bool:
+        deals = [(day, player_id, number, p) for number, p in enumerate(points)]
+        field = [(day, number, p) for number, p in enumerate(points)]
+
+        def run() -> bool:
+            conn = self._db()
+            with _transaction(conn):
+                cur = conn.execute(
+                    "UPDATE daily_attempts SET total = ?, finished_at = ?"
+                    " WHERE day = ? AND player_id = ? AND total IS NULL",
+                    (total, float(at), day, player_id),
+                )
+                if cur.rowcount == 0:
+                    return False
+                conn.executemany(
+                    "INSERT INTO daily_deals (day, player_id, number, points) VALUES (?, ?, ?, ?)",
+                    deals,
+                )
+                conn.executemany(
+                    "INSERT INTO daily_field (day, number, players, points) VALUES (?, ?, 1, ?)"
+                    " ON CONFLICT (day, number) DO UPDATE SET players = daily_field.players + 1,"
+                    " points = daily_field.points + excluded.points",
+                    field,
+                )
+            return True
+
+        return await self._submit(f"finish daily {day} of {player_id!r}", run)
+
+    async def daily_board(self, day: str, offset: int, limit: int) -> list[DailyRow]:
+        def run() -> list[DailyRow]:
+            rows = self._db().execute(DAILY_BOARD, (day, limit, offset))
+            return [codec.daily_row(row) for row in rows]
+
+        return await self._submit(f"daily board {day}", run)
+
+    async def daily_finished(self, day: str) -> int:
+        sql = "SELECT count(*) FROM daily_attempts WHERE day = ? AND total IS NOT NULL"
+        return await self._submit(f"daily finished {day}", self._one, sql, day, _first)
+
+    async def daily_rank(self, day: str, total: int) -> int:
+        sql = (
+            "SELECT 1 + count(*) FROM daily_attempts"
+            " WHERE day = ? AND total IS NOT NULL AND total > ?"
+        )
+
+        def run() -> int:
+            return int(self._db().execute(sql, (day, total)).fetchone()[0])
+
+        return await self._submit(f"daily rank {day}", run)
+
+    async def daily_field(self, day: str) -> list[tuple[int, int, int]]:
+        sql = "SELECT number, players, points FROM daily_field WHERE day = ? ORDER BY number"
+
+        def run() -> list[tuple[int, int, int]]:
+            return [(n, players, p) for n, players, p in self._db().execute(sql, (day,))]
+
+        return await self._submit(f"daily field {day}", run)
+
+    async def daily_points(self, day: str, player_ids: list[str]) -> dict[str, list[int]]:
+        if not player_ids:
+            return {}
+        sql = (
+            "SELECT player_id, number, points FROM daily_deals WHERE day = ?"
+            f" AND player_id IN ({', '.join('?' * len(player_ids))}) ORDER BY player_id, number"
+        )
+
+        def run() -> dict[str, list[int]]:
+            return codec.daily_points(self._db().execute(sql, (day, *player_ids)))
+
+        return await self._submit(f"daily points {day}", run)
+
+    async def daily_days(self, player_id: str, limit: int) -> list[str]:
+        sql = (
+            "SELECT day FROM daily_attempts WHERE player_id = ? AND total IS NOT NULL"
+            " ORDER BY day DESC LIMIT ?"
+        )
+
+        def run() -> list[str]:
+            return [day for (day,) in self._db().execute(sql, (player_id, limit))]
+
+        return await self._submit(f"daily days of {player_id!r}", run)
+
+    async def close_daily_days(self, before: str) -> list[str]:
+        """Each day is closed in a transaction of its own that first flips its ``closed``
+        flag: a node that finds it flipped already leaves the day alone."""
+
+        def run() -> list[str]:
+            conn = self._db()
+            sql = "SELECT day FROM daily_days WHERE closed = 0 AND day < ? ORDER BY day"
+            closed: list[str] = []
+            for (day,) in conn.execute(sql, (before,)).fetchall():
+                with _transaction(conn):
+                    flip = "UPDATE daily_days SET closed = 1 WHERE day = ? AND closed = 0"
+                    if conn.execute(flip, (day,)).rowcount == 0:
+                        continue
+                    conn.execute(_CLOSE_DAY, (day,))
+                closed.append(day)
+            return closed
+
+        return await self._submit(f"close daily days before {before}", run)
+
+    async def alltime_board(self, min_days: int, offset: int, limit: int) -> list[AlltimeRow]:
+        sql = (
+            "SELECT t.player_id, p.nickname, t.days, t.average"
+            " FROM daily_alltime t JOIN players p ON p.id = t.player_id"
+            " WHERE t.days >= ? ORDER BY t.average DESC, t.player_id LIMIT ? OFFSET ?"
+        )
+
+        def run() -> list[AlltimeRow]:
+            rows = self._db().execute(sql, (min_days, limit, offset))
+            return [codec.alltime_row(row) for row in rows]
+
+        return await self._submit("all-time board", run)
+
+    async def alltime_count(self, min_days: int) -> int:
+        sql = "SELECT count(*) FROM daily_alltime WHERE days >= ?"
+        return await self._submit("all-time count", self._one, sql, min_days, _first)
+
     # ----------------------------------------------------------------- event-loop side
 
     def _check_open(self) -> None:
@@ -528,6 +716,10 @@ def _fenced(conn: sqlite3.Connection, item: _Append, epoch: int) -> Fenced:
     """The refusal of ``item``, naming its room's current epoch (read in the same transaction)."""
     row = conn.execute("SELECT epoch FROM fences WHERE id = ?", (item.room_id,)).fetchone()
     return Fenced.refused(item.room_id, item.version, epoch, None if row is None else row[0])
+
+
+def _first(row: tuple[Any, ...]) -> Any:
+    return row[0]
 
 
 def _deliver(results: list[_Result]) -> None:

@@ -224,8 +224,17 @@ class RoomActor(Actor):
         await self._publish(events, summary, ended)
 
     async def _save_record(self) -> None:
-        assert self.room.match is not None
-        await self.ports.journal.save_match(self.room.id, self.room.match.to_record())
+        await self.ports.journal.save_match(self.room.id, self._record())
+
+    def _record(self) -> dict[str, Any]:
+        """The match record; a daily game's names its day (it is not shown before the day
+        is over: its seed is that day's)."""
+        room = self.room
+        assert room.match is not None
+        record = room.match.to_record()
+        if room.day is not None:
+            record["daily"] = room.day
+        return record
 
     async def _publish(self, events: list[Event], summary: dict[str, Any] | None, ended: bool):
         room, publish = self.room, self.ports.events.publish
@@ -242,12 +251,14 @@ class RoomActor(Actor):
             await publish(self._ending())
 
     def _ending(self) -> MatchEnded:
-        match = self.room.match
+        room, match = self.room, self.room.match
         assert match is not None and match.winner is not None
         totals = (match.totals[0], match.totals[1])
         return MatchEnded(
-            self.room.id, self.room.tournament, match.winner, totals, match.to_record()
-        )
+            room.id, room.tournament, match.winner, totals, self._record(),
+            tuple(None if s.cpu else s.player for s in room.seats), room.mode, room.day,
+            tuple((d.result.score[0], d.result.score[1]) for d in match.sheet),
+        )  # fmt: skip
 
     async def conclude(self) -> None:
         """A room replayed from its log that had ended while its status or record were not

@@ -15,6 +15,8 @@ from engine import Rules
 
 from ..levels import LEGACY_LEVEL
 
+CASUAL, SOLO, DAILY = "casual", "solo", "daily"  # the kinds of game a room holds
+
 
 @dataclass(frozen=True, slots=True)
 class Created:
@@ -27,8 +29,10 @@ class Created:
     invite_code: str | None
     seed: int
     tournament: str | None = None
-    seats: tuple[str | None, ...] | None = None  # a tournament table: players, None a CPU
-    cpu_level: str = LEGACY_LEVEL  # the level of a tournament table's CPUs
+    seats: tuple[str | None, ...] | None = None  # seated when made: players, None a CPU
+    cpu_level: str = LEGACY_LEVEL  # the level of those CPUs
+    mode: str = CASUAL  # casual, solo (one player and three CPUs) or daily
+    day: str | None = None  # a daily game's day
 
     def to_dict(self) -> dict[str, Any]:
         entry = {
@@ -37,8 +41,13 @@ class Created:
             "invite_code": self.invite_code, "seed": self.seed,
         }  # fmt: skip
         if self.tournament is not None:
-            entry["tournament"], entry["seats"] = self.tournament, list(self.seats or ())
-            entry["cpu_level"] = self.cpu_level
+            entry["tournament"] = self.tournament
+        if self.seats is not None:
+            entry["seats"], entry["cpu_level"] = list(self.seats), self.cpu_level
+        if self.mode != CASUAL:
+            entry["mode"] = self.mode
+        if self.day is not None:
+            entry["day"] = self.day
         return entry
 
     @classmethod
@@ -51,7 +60,7 @@ class Created:
             None if seats is None else tuple(
                 None if s is None or s.startswith("cpu:") else s for s in seats
             ),
-            d.get("cpu_level", LEGACY_LEVEL),
+            d.get("cpu_level", LEGACY_LEVEL), d.get("mode", CASUAL), d.get("day"),
         )  # fmt: skip
 
 

@@ -47,7 +47,7 @@ from engine.views import View, view
 
 from ..errors import Refused
 from ..levels import DEFAULT_LEVEL, LEGACY_LEVEL, STRONG, TAKEOVER_LEVEL, cpu_name
-from .entries import Acted, Away, Closed, Created, Entry, Readied, Seated, Started
+from .entries import CASUAL, DAILY, Acted, Away, Closed, Created, Entry, Readied, Seated, Started
 
 OPEN, PLAYING, FINISHED, CLOSED = "open", "playing", "finished", "closed"
 LIVE = frozenset({OPEN, PLAYING})  # a room that still has something to do
@@ -105,6 +105,8 @@ class Room:
     seed: int
     tournament: str | None = None
     away_after: int = 2  # timeouts in a row that mark a seat away (a setting, not logged)
+    mode: str = CASUAL  # see server.table.entries
+    day: str | None = None  # a daily game's day
     status: str = OPEN
     seats: list[Seat] = field(default_factory=lambda: [Seat() for _ in range(4)])
     match: Match | None = None
@@ -120,7 +122,8 @@ class Room:
             raise ValueError(f"room {room_id}: log does not start with 'created'")
         room = cls(
             room_id, first.owner, first.name, first.rules, first.move_seconds, first.private,
-            first.invite_code, first.seed, first.tournament, away_after, version=1,
+            first.invite_code, first.seed, first.tournament, away_after, first.mode,
+            first.day, version=1,
         )  # fmt: skip
         for index, player in enumerate(first.seats or ()):
             cpu = player is None
@@ -161,6 +164,7 @@ class Room:
             "owner": self.owner,
             "private": self.private,
             "tournament": self.tournament,
+            "mode": self.mode,
             "status": self.status,
             "rules": _rules_dict(self.rules),
             "move_seconds": self.move_seconds,
@@ -301,13 +305,14 @@ class Room:
 
     @property
     def hints(self) -> bool:
-        """The one rule of which games give hints: casual rooms, not tournament tables
-        (rated and daily games, when they come, join the refusal here)."""
-        return self.tournament is None
+        """The one rule of which games give hints: casual and solo games, not tournament
+        tables nor the daily game (rated games, when they come, join the refusal here)."""
+        return self.tournament is None and self.mode != DAILY
 
     def _hints_allowed(self) -> None:
         if not self.hints:
-            raise RoomError("hints_not_allowed", "no hints at a tournament table")
+            where = "in the daily game" if self.mode == DAILY else "at a tournament table"
+            raise RoomError("hints_not_allowed", f"no hints {where}")
 
     def _seed(self) -> str:
         return f"{self.seed}/{self.version}"

@@ -22,6 +22,8 @@ from . import entries
 from .actor import RoomActor
 from .room import LIVE, OPEN, Room
 
+SOLO_DEALS = 16  # a solo game's length unless it names a target or a number of deals
+
 if TYPE_CHECKING:
     from ..lobby import Identity
     from ..peer import Peer
@@ -68,15 +70,42 @@ class Rooms:
             "system", name, rules, move_seconds, False, None, secrets.randbits(62),
             tournament=tournament, seats=tuple(seats), cpu_level=TAKEOVER_LEVEL,
         )  # fmt: skip
-        for player in seats:
-            if player is not None:
-                await self.identity.nickname(player)
-        actor = await self._open("system", first)
-        await actor.call(actor.begin)
+        actor = await self.open_game("system", first)
         return actor.key
 
-    async def _open(self, owner: str, first: entries.Created) -> RoomActor:
-        room_id = new_id("r")
+    async def new_game(self, peer: Peer, m: p.NewGame) -> None:
+        """A solo game: ``peer`` in seat 0 with a CPU partner against two CPUs of
+        ``m.level``, started at once, in a private room nobody else can enter."""
+        options = {k: v for k, v in m.rules.model_dump().items() if v is not None}
+        if "target" not in options and "deals" not in options:
+            options["deals"] = SOLO_DEALS
+        try:
+            rules = Rules.from_dict(options)
+        except NotationError as err:
+            raise p.ProtocolError("invalid_field", f"rules: {err}") from None
+        first = entries.Created(
+            peer.player_id, f"{peer.nickname}'s game", rules, m.move_seconds, True, None,
+            secrets.randbits(62), seats=(peer.player_id, None, None, None), cpu_level=m.level,
+            mode=entries.SOLO,
+        )  # fmt: skip
+        actor = await self.open_game(peer.player_id, first)
+        await actor.call(lambda: actor.watch(peer))
+
+    async def open_game(
+        self, owner: str, first: entries.Created, room_id: str | None = None
+    ) -> RoomActor:
+        """A room whose seats are filled as it is made, started."""
+        for player in first.seats or ():
+            if player is not None:
+                await self.identity.nickname(player)
+        actor = await self._open(owner, first, room_id)
+        await actor.call(actor.begin)
+        return actor
+
+    async def _open(
+        self, owner: str, first: entries.Created, room_id: str | None = None
+    ) -> RoomActor:
+        room_id = room_id or new_id("r")
         row = RoomRow(room_id, owner, first.invite_code, OPEN, self.ports.clock.wall())
         await self.store.add_room(row, first.to_dict())
         epoch = await self.ports.router.own(Ref(ROOM, room_id))

@@ -195,6 +195,24 @@ FRAMES: list[tuple[str, Callable[[str], str], str, str]] = [
         "invalid_field",
         "version",
     ),
+    (  # a JSON type is never converted: "3" is no version, 1 no boolean, 2.0 no seat
+        "numeric_string",
+        lambda r: json.dumps({"type": "act", "room_id": r, "action": "pass", "version": "3"}),
+        "invalid_field",
+        "version",
+    ),
+    (
+        "number_as_boolean",
+        lambda r: json.dumps({"type": "ready", "room_id": r, "ready": 1}),
+        "invalid_field",
+        "ready",
+    ),
+    (
+        "float_as_integer",
+        lambda r: json.dumps({"type": "add_cpu", "room_id": r, "seat": 2.0}),
+        "invalid_field",
+        "seat",
+    ),
     ("extra_field", lambda r: pass_frame(r, cheat=True), "invalid_field", "cheat"),
     (
         "over_16_kib",

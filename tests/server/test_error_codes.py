@@ -32,11 +32,12 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from client import GameClient
+from server.daily.days import day_of
 from server.protocol import MAX_FRAME
 from tests.multinode.conftest import REDIS_URL, Cluster, http_get, redis_ping, redis_purge
 from tests.postgres import Proxy, fresh_schema, pg_connect
 from tests.server.bots_hold import hold
-from tests.server.conftest import Harness, act_once, running_harness
+from tests.server.conftest import Harness, act_once, play_until, running_harness
 from tests.server.protocol_codes import ROOT, documented_closes, documented_error_codes
 from tests.server.raw_client import RawClient
 from tests.server.test_bad_input import drain
@@ -606,6 +607,54 @@ async def no_such_match(tmp_path: Path) -> None:
         r = await open_room(h)
         unfinished = {"type": "get_record", "match_id": r.room_id}
         await refused(r.ann, unfinished, "no_such_match", r.others(r.ann), r.state)
+
+
+async def daily_finished(h: Harness) -> tuple[GameClient, str]:
+    """A player who has finished today's (one-deal) daily game, and its room."""
+    ann = await h.client("ann")
+    snap = await ann.request({"type": "daily_start"}, "snapshot")
+    room_id = snap["room_id"]
+    await play_until([ann], room_id, lambda: ann.tables[room_id].over)
+    await drain(ann)
+    return ann, room_id
+
+
+@provokes("daily_not_over")
+async def daily_not_over(tmp_path: Path) -> None:
+    async with server(tmp_path, daily_deals=1) as h:
+        ann, room_id = await daily_finished(h)
+        await refused(ann, {"type": "get_record", "match_id": room_id}, "daily_not_over")
+
+
+# == §7, the daily game ====================================================================
+
+
+@provokes("daily_played")
+async def daily_played(tmp_path: Path) -> None:
+    async with server(tmp_path, daily_deals=1) as h:
+        ann, room_id = await daily_finished(h)
+        store = await h.store()
+        day = day_of(h.clock.wall())
+
+        async def state() -> Any:
+            return await store.daily_attempt(day, ann.player_id), await store.room(room_id)
+
+        await refused(ann, {"type": "daily_start"}, "daily_played", (), state)
+
+
+@provokes("daily_not_finished")
+async def daily_not_finished(tmp_path: Path) -> None:
+    async with server(tmp_path, daily_deals=1) as h:
+        ann, _ = await daily_finished(h)
+        bob = await h.client("bob")  # has not played today: ann's result stays hidden
+        await refused(bob, {"type": "daily_board"}, "daily_not_finished", (ann,))
+
+
+@provokes("no_such_day")
+async def no_such_day(tmp_path: Path) -> None:
+    async with server(tmp_path) as h:
+        ann = await h.client("ann")
+        await refused(ann, {"type": "daily_board", "date": "2999-12-31"}, "no_such_day")
 
 
 # == §7, game actions ======================================================================

@@ -38,6 +38,8 @@ SERVER_TYPES = {
     "lobby_tournament",
     "lobby_tournament_gone",
     "tournament",
+    "daily_board",
+    "daily_alltime",
 }
 
 # Codes the server or the engine defines that the tables leave out, each with the reason the

@@ -1,0 +1,228 @@
+"""The daily game and its boards, on the room machinery and the domain events.
+
+Each UTC day one game of ``Settings.daily_deals`` deals (Amsterdam rules) is dealt from the
+day's secret seed (:mod:`server.daily.days`).  Everyone sits in seat 0 beside the same
+strong CPU partner against the same strong CPUs, who decide from their view and the room's
+seed and version: two attempts differ only by their player's own play.  An attempt is a
+private room made for it; one attempt per player and day (the store keeps it), a dropped
+connection resumes it.  When its match ends (:class:`~server.events.MatchEnded`, possibly
+again after a restart) its total and deal scores are recorded once.
+
+A deal is scored against the field: the player's team's points minus the mean of everyone
+who has finished that day's game; so a day's ranking by total is its ranking by difference.
+Today's results are shown only to players who have finished today's game, and the seed of
+a day (in its games' records) only once the day is over.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from typing import TYPE_CHECKING, Any
+
+from engine import Deal, Match, Rules
+from engine.cards import mask_str
+
+from .. import protocol as p
+from ..events import Events, MatchEnded
+from ..ids import new_id
+from ..levels import STRONG
+from ..logs import log
+from ..router import ROOM, Ref
+from ..store.base import DailyAttempt, DailyRow, StoreError
+from ..table import entries
+from ..table.room import LIVE
+from .days import daily_seed, day_of, previous, streak
+
+if TYPE_CHECKING:
+    from ..peer import Peer
+    from ..ports import Ports
+    from ..store.base import Store
+    from ..table.rooms import Rooms
+
+ALLTIME_MIN_DAYS = 5  # days played before a player appears on the all-time board
+MOVE_SECONDS = 30  # the daily game's move timer: the same for everyone
+BEST_SHOWN = 3  # a past day's best players whose deal scores are revealed
+STREAK_DAYS = 1000  # the longest streak counted
+
+
+class Daily:
+    def __init__(self, ports: Ports, store: Store, rooms: Rooms) -> None:
+        self.ports = ports
+        self.store = store
+        self.rooms = rooms
+        self._secret: str | None = ports.settings.daily_secret
+
+    def subscribe(self, events: Events) -> None:
+        events.subscribe(MatchEnded, self.ended)
+
+    def today(self) -> str:
+        return day_of(self.ports.clock.wall())
+
+    @property
+    def rules(self) -> Rules:
+        return Rules.from_dict({"preset": "amsterdam", "deals": self.ports.settings.daily_deals})
+
+    async def seed(self, day: str) -> int:
+        """``day``'s seed: from the configured secret, or the one the database keeps."""
+        if self._secret is None:
+            self._secret = await self.store.secret("daily", secrets.token_hex(32))
+        return daily_seed(self._secret, day)
+
+    # -- playing -------------------------------------------------------------------------
+
+    async def start(self, peer: Peer) -> None:
+        """Today's attempt of ``peer``'s player: made, or resumed where it stands."""
+        day, player = self.today(), peer.player_id
+        attempt = await self._attempt(day, player)
+        if attempt is None:
+            fresh = DailyAttempt(day, player, new_id("r"), self.ports.clock.wall())
+            attempt = await self.store.start_daily(fresh)  # the earlier one on a race
+        if attempt.finished:
+            raise p.ProtocolError(
+                "daily_played", f"you have played the daily game of {day}: the next one "
+                "starts at midnight UTC",
+            )  # fmt: skip
+        room = await self.store.room(attempt.room_id)
+        if room is None:
+            first = entries.Created(
+                player, f"Daily game {day}", self.rules, MOVE_SECONDS, True, None,
+                await self.seed(day), seats=(player, None, None, None), cpu_level=STRONG,
+                mode=entries.DAILY, day=day,
+            )  # fmt: skip
+            try:
+                actor = await self.rooms.open_game(player, first, attempt.room_id)
+            except StoreError:  # another connection of the player made it meanwhile
+                pass
+            else:
+                await actor.call(lambda: actor.watch(peer))
+                return
+        elif room.status not in LIVE:  # closed: its match never ended
+            raise p.ProtocolError("daily_played", f"you have played the daily game of {day}")
+        resume = p.Resume(type="resume", room_id=attempt.room_id)
+        await self.ports.router.run(Ref(ROOM, attempt.room_id), peer, resume)
+
+    async def ended(self, event: MatchEnded) -> None:
+        """A daily game ended: its total and deal scores join the day's board (once)."""
+        if event.mode != entries.DAILY or event.day is None or event.players[0] is None:
+            return
+        points = [score[0] for score in event.scores]
+        recorded = await self.store.finish_daily(
+            event.day, event.players[0], event.totals[0], points, self.ports.clock.wall()
+        )
+        if recorded:
+            log.info("daily_finished", day=event.day, total=event.totals[0])
+
+    async def _attempt(self, day: str, player: str) -> DailyAttempt | None:
+        """``player``'s attempt of ``day``, recorded as finished if its match record says
+        so: the record is stored before anyone hears the match ended, the ending is
+        published after (or, after a crash in between, when the room is next loaded)."""
+        attempt = await self.store.daily_attempt(day, player)
+        if attempt is None or attempt.finished:
+            return attempt
+        record = await self.store.match(attempt.room_id)
+        if record is None:
+            return attempt
+        match = await asyncio.to_thread(Match.from_record, record)
+        points = [deal.result.score[0] for deal in match.sheet]
+        wall = self.ports.clock.wall()
+        await self.store.finish_daily(day, player, match.totals[0], points, wall)
+        return await self.store.daily_attempt(day, player)
+
+    def hidden(self, record: dict[str, Any]) -> bool:
+        """Whether a match record may not be shown yet: a daily game's, before its day is
+        over (it holds the day's seed)."""
+        day = record.get("daily")
+        return isinstance(day, str) and day >= self.today()
+
+    # -- boards ----------------------------------------------------------------------------
+
+    async def board(
+        self, viewer: str | None, day: str | None, offset: int, limit: int
+    ) -> dict[str, Any]:
+        """A day's board as ``viewer`` (None: anonymous) may see it."""
+        today = self.today()
+        day = day or today
+        if day > today:
+            raise p.ProtocolError("no_such_day", f"{day} has not come yet (today is {today})")
+        mine = None if viewer is None else await self._attempt(day, viewer)
+        if day == today and (mine is None or not mine.finished):
+            raise p.ProtocolError(
+                "daily_not_finished", "today's results show once you have finished today's game"
+            )
+        field = await self.store.daily_field(day)
+        par = sum(points / players for _, players, points in field)
+        rows = await self.store.daily_board(day, offset, limit)
+        board: dict[str, Any] = {
+            "date": day,
+            "players": await self.store.daily_finished(day),
+            "offset": offset,
+            "field": [
+                {"number": n, "players": players, "mean": round(points / players, 1)}
+                for n, players, points in field
+            ],
+            "rows": await self._ranked(day, rows, offset, par),
+            "you": None,
+            "streak": None,
+        }
+        if mine is not None and mine.total is not None:
+            board["you"] = {
+                "rank": await self.store.daily_rank(day, mine.total),
+                "total": mine.total,
+                "difference": round(mine.total - par, 1),
+            }
+        if viewer is not None:
+            board["streak"] = streak(await self.store.daily_days(viewer, STREAK_DAYS), today)
+        if day < today:
+            board["deals"] = await self._revealed(day, len(field))
+            best = await self.store.daily_board(day, 0, BEST_SHOWN)
+            points = await self.store.daily_points(day, [row.player_id for row in best])
+            board["best"] = [
+                {"nickname": row.nickname, "total": row.total, "points": points[row.player_id]}
+                for row in best
+            ]
+        return board
+
+    async def _ranked(
+        self, day: str, rows: list[DailyRow], offset: int, par: float
+    ) -> list[dict[str, Any]]:
+        """Rows with their ranks: equal totals share one, the next rank skips as many."""
+        ranked: list[dict[str, Any]] = []
+        rank = 0
+        for index, row in enumerate(rows):
+            if index == 0:
+                rank = await self.store.daily_rank(day, row.total)
+            elif row.total != rows[index - 1].total:
+                rank = offset + index + 1  # every row above has a higher total
+            ranked.append({
+                "rank": rank, "player_id": row.player_id, "nickname": row.nickname,
+                "total": row.total, "difference": round(row.total - par, 1),
+            })  # fmt: skip
+        return ranked
+
+    async def _revealed(self, day: str, deals: int) -> list[dict[str, Any]]:
+        """A past day's deals as they were dealt (the first dealer is seat 0)."""
+        seed, rules = await self.seed(day), self.rules
+        shown = []
+        for number in range(deals):
+            deal = Deal.shuffled(rules, seed, number, number % 4)
+            hands = [mask_str(hand) for hand in deal.dealt]
+            shown.append({"number": number, "dealer": deal.dealer, "hands": hands})
+        return shown
+
+    async def alltime(self, offset: int, limit: int) -> dict[str, Any]:
+        """The all-time board: the days before yesterday (a game started before midnight
+        may end after it) closed into it first."""
+        await self.store.close_daily_days(previous(self.today()))
+        rows = await self.store.alltime_board(ALLTIME_MIN_DAYS, offset, limit)
+        listed = [
+            {"rank": offset + i + 1, "player_id": row.player_id, "nickname": row.nickname,
+             "days": row.days, "average": round(row.average, 1)}
+            for i, row in enumerate(rows)
+        ]  # fmt: skip
+        return {
+            "min_days": ALLTIME_MIN_DAYS,
+            "players": await self.store.alltime_count(ALLTIME_MIN_DAYS),
+            "offset": offset,
+            "rows": listed,
+        }

@@ -1,0 +1,266 @@
+"""Solo games and the daily game over real websockets: the same deals and CPUs for
+everyone, one attempt a day that a dropped connection resumes, results hidden until you
+finish, the seed hidden until the day is over, boards by websocket and HTTP, streaks."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import urllib.error
+import urllib.request
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from client import GameClient
+from server.daily.days import daily_seed, day_of, previous, streak
+from tests.server.conftest import Harness, play_until, running_harness, sync
+
+pytestmark = [pytest.mark.server, pytest.mark.daily]
+
+DAY = 86_400.0
+
+
+@pytest.fixture
+async def harness(tmp_path: Path, database: str) -> AsyncIterator[Harness]:
+    """A server whose daily game is one deal long (the deals are the point, not their number)."""
+    async with running_harness(tmp_path, database, daily_deals=1) as h:
+        yield h
+
+
+async def start_daily(client: GameClient) -> dict[str, Any]:
+    snapshot = await client.request({"type": "daily_start"}, "snapshot")
+    assert snapshot["type"] == "snapshot", snapshot
+    return snapshot
+
+
+async def finish(client: GameClient, room_id: str, pick=lambda legal: legal[0]) -> None:
+    """Play ``client``'s seat until the match is over."""
+    await play_until([client], room_id, lambda: client.tables[room_id].over, pick)
+    await sync(client)
+
+
+async def board(client: GameClient, **query: Any) -> dict[str, Any]:
+    return await client.request({"type": "daily_board", **query}, "daily_board")
+
+
+def seed_hidden(frames: list[dict[str, Any]], seed: int) -> None:
+    text = json.dumps(frames)
+    assert str(seed) not in text
+
+
+async def today_seed(h: Harness) -> int:
+    store = await h.store()
+    secret = await store.secret("daily", "unused: the server made it")
+    return daily_seed(secret, day_of(h.clock.wall()))
+
+
+# -- solo --------------------------------------------------------------------------------
+
+
+async def test_new_game_seats_you_with_three_cpus_and_starts(harness: Harness) -> None:
+    anna = await harness.client("Anna")
+    snap = await anna.request({"type": "new_game", "level": "heuristic"}, "snapshot")
+    room = snap["room"]
+    assert (snap["seat"], room["mode"], room["status"], room["private"]) == (
+        0, "solo", "playing", True,
+    )  # fmt: skip
+    assert [s["cpu"] for s in room["seats"]] == [False, True, True, True]
+    assert {s["level"] for s in room["seats"][1:]} == {"heuristic"}
+    assert room["rules"]["end"] == "deals" and room["rules"]["end_value"] == 16
+    assert room["hints"] is True
+    # nobody else can come in, and the lobby does not list it
+    bob = await harness.client("Bob")
+    lobby = await bob.request({"type": "lobby_subscribe"}, "lobby")
+    assert all(r["id"] != snap["room_id"] for r in lobby["rooms"])
+    refused = await bob.request({"type": "watch", "room_id": snap["room_id"]}, "error")
+    assert refused["code"] == "invite_required"
+
+
+async def test_new_game_plays_to_the_end_with_chosen_rules(harness: Harness) -> None:
+    anna = await harness.client("Anna")
+    message = {"type": "new_game", "rules": {"preset": "rotterdam", "deals": 1}}
+    snap = await anna.request(message, "snapshot")
+    assert snap["room"]["rules"]["variant"] == "rotterdam"
+    assert [s["level"] for s in snap["room"]["seats"][1:]] == ["strong"] * 3  # the default
+    await finish(anna, snap["room_id"])
+    assert anna.tables[snap["room_id"]].room["status"] == "finished"
+
+
+async def test_new_game_refuses_wrong_types(harness: Harness) -> None:
+    anna = await harness.client("Anna")
+    for bad in ({"level": "grandmaster"}, {"move_seconds": "30"}, {"rules": {"deals": 1.0}}):
+        error = await anna.request({"type": "new_game", **bad}, "error")
+        assert error["code"] == "invalid_field", (bad, error)
+    assert not anna.tables
+
+
+# -- the daily game ------------------------------------------------------------------------
+
+
+async def test_everyone_gets_the_same_deal_seat_and_cpus(harness: Harness) -> None:
+    anna, bob = await harness.client("Anna"), await harness.client("Bob")
+    a, b = await start_daily(anna), await start_daily(bob)
+    assert a["room_id"] != b["room_id"]
+    assert a["seat"] == b["seat"] == 0
+    assert a["view"]["hand"] == b["view"]["hand"]
+    names = [[s["nickname"] for s in snap["room"]["seats"][1:]] for snap in (a, b)]
+    assert names[0] == names[1]
+    assert a["room"]["mode"] == "daily" and a["room"]["hints"] is False
+    hint = await anna.request({"type": "hint", "room_id": a["room_id"]}, "error")
+    assert hint["code"] == "hints_not_allowed"
+    # the same play meets the same CPU play: the same game, card for card
+    anna.keep = bob.keep = True
+    await finish(anna, a["room_id"])
+    await finish(bob, b["room_id"])
+
+    def plays(client: GameClient) -> list[tuple[int, str]]:
+        return [
+            (e["seat"], e["card"])
+            for f in client.seen if f["type"] == "update"
+            for e in f["events"] if e["type"] == "card_played"
+        ]  # fmt: skip
+
+    assert plays(anna) == plays(bob) and len(plays(anna)) == 32
+    seed_hidden(anna.seen + bob.seen, await today_seed(harness))
+    day = await board(anna)
+    assert [row["total"] for row in day["rows"]] == [day["you"]["total"]] * 2
+    assert [row["rank"] for row in day["rows"]] == [1, 1]  # equal totals share a rank
+    assert day["you"]["difference"] == 0
+
+
+async def test_one_attempt_a_day_resumed_after_a_drop(harness: Harness) -> None:
+    anna = await harness.client("Anna")
+    token = anna.token
+    first = await start_daily(anna)
+    room_id = first["room_id"]
+    await play_until([anna], room_id, lambda: anna.tables[room_id].version > first["version"])
+    await sync(anna)
+    seen = anna.tables[room_id].version
+    await anna.close()
+    again = await harness.client(token=token)
+    resumed = await start_daily(again)
+    assert resumed["room_id"] == room_id and resumed["version"] >= seen
+    await finish(again, room_id)
+    refused = await again.request({"type": "daily_start"}, "error")
+    assert refused["code"] == "daily_played"
+    # a new day, a new game with other cards
+    harness.advance(DAY)
+    tomorrow = await start_daily(again)
+    assert tomorrow["room_id"] != room_id
+    assert tomorrow["view"]["hand"] != first["view"]["hand"]
+
+
+async def test_results_hidden_until_you_finish(harness: Harness) -> None:
+    anna, bob = await harness.client("Anna"), await harness.client("Bob")
+    a = await start_daily(anna)
+    await finish(anna, a["room_id"])
+    refused = await board(bob)
+    assert refused["type"] == "error" and refused["code"] == "daily_not_finished"
+    b = await start_daily(bob)
+    refused = await board(bob)
+    assert refused["code"] == "daily_not_finished"
+    status, body, _ = await harness.http_get("/leaderboard/daily")
+    assert status == 403 and json.loads(body)["error"] == "daily_not_finished"
+    # your own today's board with your token over HTTP
+    status, body, headers = await http(harness, "/leaderboard/daily", anna.token)
+    assert status == 200 and headers["Cache-Control"] == "private, no-store"
+    assert [row["nickname"] for row in json.loads(body)["rows"]] == ["Anna"]
+    await finish(bob, b["room_id"], pick=lambda legal: legal[-1])
+    mine = await board(bob)
+    assert mine["players"] == 2 and mine["you"] is not None
+    field = sum(f["mean"] for f in mine["field"])
+    for row in mine["rows"]:
+        assert row["difference"] == pytest.approx(row["total"] - field, abs=0.1)
+    assert sum(row["difference"] for row in mine["rows"]) == pytest.approx(0, abs=0.2)
+
+
+async def test_the_record_and_the_deals_show_once_the_day_is_over(harness: Harness) -> None:
+    anna = await harness.client("Anna")
+    a = await start_daily(anna)
+    seed = await today_seed(harness)
+    day = day_of(harness.clock.wall())
+    await finish(anna, a["room_id"])
+    refused = await anna.request({"type": "get_record", "match_id": a["room_id"]}, "error")
+    assert refused["code"] == "daily_not_over"
+    status, _, _ = await harness.http_get(f"/matches/{a['room_id']}")
+    assert status == 403
+    assert "deals" not in await board(anna)
+    harness.advance(DAY)
+    record = await anna.request({"type": "get_record", "match_id": a["room_id"]}, "record")
+    assert record["record"]["seed"] == seed and record["record"]["daily"] == day
+    past = await board(anna, date=day)
+    assert sorted(past["deals"][0]["hands"][0]) == sorted(a["view"]["hand"])  # as dealt
+    assert past["best"][0]["nickname"] == "Anna"
+    assert past["best"][0]["total"] == sum(past["best"][0]["points"])
+    # and over HTTP, for anyone, cached a little
+    status, body, headers = await http(harness, f"/leaderboard/daily?date={day}")
+    assert status == 200 and headers["Cache-Control"].startswith("public")
+    assert json.loads(body)["rows"][0]["nickname"] == "Anna"
+
+
+async def test_streaks_and_the_alltime_board(harness: Harness) -> None:
+    anna = await harness.client("Anna")
+    for _ in range(5):
+        snap = await start_daily(anna)
+        await finish(anna, snap["room_id"])
+        harness.advance(DAY)
+    empty = await anna.request({"type": "daily_alltime"}, "daily_alltime")
+    assert empty["players"] == 0  # yesterday's game does not count yet
+    harness.advance(DAY)
+    alltime = await anna.request({"type": "daily_alltime"}, "daily_alltime")
+    assert alltime["min_days"] == 5 and alltime["players"] == 1
+    assert alltime["rows"][0]["days"] == 5 and alltime["rows"][0]["average"] == 0
+    last = previous(previous(day_of(harness.clock.wall())))
+    assert (await board(anna, date=last))["streak"] == 0  # yesterday was missed
+    snap = await start_daily(anna)
+    await finish(anna, snap["room_id"])
+    assert (await board(anna))["streak"] == 1
+
+
+def test_streak_counts_consecutive_days() -> None:
+    assert streak([], "2027-01-10") == 0
+    assert streak(["2027-01-10", "2027-01-09", "2027-01-07"], "2027-01-10") == 2
+    assert streak(["2027-01-09", "2027-01-08"], "2027-01-10") == 2
+    assert streak(["2027-01-08"], "2027-01-10") == 0
+
+
+def test_each_day_has_its_own_seed() -> None:
+    seeds = {daily_seed("secret", f"2027-01-{d:02}") for d in range(1, 29)}
+    assert len(seeds) == 28
+    assert daily_seed("other", "2027-01-01") != daily_seed("secret", "2027-01-01")
+
+
+@pytest.mark.parametrize("database", ["sqlite"])
+async def test_bad_board_queries(harness: Harness) -> None:
+    anna = await harness.client("Anna")
+    for bad in ({"date": "2027-13-01"}, {"date": 20270101}, {"limit": 0}, {"offset": "1"}):
+        error = await board(anna, **bad)
+        assert error["code"] in ("invalid_field", "no_such_day"), (bad, error)
+    error = await board(anna, date="2999-01-01")
+    assert error["code"] == "no_such_day"
+    for path in ("?date=x", "?limit=1000", "?offset=-1", "?what=1", "?limit=1&limit=2"):
+        status, body, _ = await harness.http_get(f"/leaderboard/daily{path}")
+        assert status == 400 and json.loads(body)["error"] == "invalid_field", path
+    status, _, _ = await http(harness, "/leaderboard/daily", "x" * 20)
+    assert status == 400
+
+
+async def http(h: Harness, path: str, token: str | None = None) -> tuple[int, bytes, Any]:
+    """A GET with an optional bearer token: status, body, headers."""
+    assert h.server is not None
+    request = urllib.request.Request(f"http://127.0.0.1:{h.server.port}{path}")
+    if token is not None:
+        request.add_header("Authorization", f"Bearer {token}")
+
+    def get() -> tuple[int, bytes, Any]:
+        direct = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+        try:
+            with direct.open(request, timeout=10) as response:
+                return response.status, response.read(), response.headers
+        except urllib.error.HTTPError as err:
+            return err.code, err.read(), err.headers
+
+    return await asyncio.to_thread(get)
