@@ -79,11 +79,12 @@ _FENCE = (
     " ON CONFLICT (id) DO UPDATE SET epoch = fences.epoch + 1 RETURNING epoch"
 )
 # A day's board, read through the partial index daily_attempts_board (its WHERE must stay).
-DAILY_BOARD = (
-    "SELECT a.player_id, p.nickname, a.total, a.finished_at"
-    " FROM daily_attempts a JOIN players p ON p.id = a.player_id"
-    " WHERE a.day = $1 AND a.total IS NOT NULL"
-    ' ORDER BY a.total DESC, a.finished_at, a.player_id COLLATE "C" LIMIT $2 OFFSET $3'
+DAILY_BOARD = (  # the page first, along the board's index; then its nicknames
+    "SELECT a.player_id, p.nickname, a.total, a.finished_at FROM ("
+    "SELECT player_id, total, finished_at FROM daily_attempts"
+    " WHERE day = $1 AND total IS NOT NULL"
+    " ORDER BY total DESC, finished_at, player_id LIMIT $2 OFFSET $3"
+    ") a JOIN players p ON p.id = a.player_id ORDER BY a.total DESC, a.finished_at, a.player_id"
 )
 # A finished attempt's points, deal by deal (numbers from 0).
 _INSERT_DEALS = (
@@ -588,11 +589,11 @@ class PostgresStore:
         return await self._submit(f"close daily days before {before}", run)
 
     async def alltime_board(self, min_days: int, offset: int, limit: int) -> list[AlltimeRow]:
-        sql = (
-            "SELECT t.player_id, p.nickname, t.days, t.average"
-            " FROM daily_alltime t JOIN players p ON p.id = t.player_id"
-            ' WHERE t.days >= $1 ORDER BY t.average DESC, t.player_id COLLATE "C"'
-            " LIMIT $2 OFFSET $3"
+        sql = (  # the page first, along the average's index; then its nicknames
+            "SELECT t.player_id, p.nickname, t.days, t.average FROM ("
+            "SELECT player_id, days, average FROM daily_alltime WHERE days >= $1"
+            " ORDER BY average DESC, player_id LIMIT $2 OFFSET $3"
+            ") t JOIN players p ON p.id = t.player_id ORDER BY t.average DESC, t.player_id"
         )
         rows = await self._submit("all-time board", _fetch(sql, min_days, limit, offset))
         return [codec.alltime_row(row) for row in rows]

@@ -62,11 +62,12 @@ _FENCE = (
 )
 
 # A day's board, read through the partial index daily_attempts_board (its WHERE must stay).
-DAILY_BOARD = (
-    "SELECT a.player_id, p.nickname, a.total, a.finished_at"
-    " FROM daily_attempts a JOIN players p ON p.id = a.player_id"
-    " WHERE a.day = ? AND a.total IS NOT NULL"
-    " ORDER BY a.total DESC, a.finished_at, a.player_id LIMIT ? OFFSET ?"
+DAILY_BOARD = (  # the page first, along the board's index; then its nicknames
+    "SELECT a.player_id, p.nickname, a.total, a.finished_at FROM ("
+    "SELECT player_id, total, finished_at FROM daily_attempts"
+    " WHERE day = ? AND total IS NOT NULL"
+    " ORDER BY total DESC, finished_at, player_id LIMIT ? OFFSET ?"
+    ") a JOIN players p ON p.id = a.player_id ORDER BY a.total DESC, a.finished_at, a.player_id"
 )
 # A closed day's finished attempts added to the all-time board: each its total minus the
 # field's sum of deal means (one scalar subquery, evaluated once).  Rows in player order.
@@ -493,10 +494,11 @@ class SqliteStore:
         return await self._submit(f"close daily days before {before}", run)
 
     async def alltime_board(self, min_days: int, offset: int, limit: int) -> list[AlltimeRow]:
-        sql = (
-            "SELECT t.player_id, p.nickname, t.days, t.average"
-            " FROM daily_alltime t JOIN players p ON p.id = t.player_id"
-            " WHERE t.days >= ? ORDER BY t.average DESC, t.player_id LIMIT ? OFFSET ?"
+        sql = (  # the page first, along the average's index; then its nicknames
+            "SELECT t.player_id, p.nickname, t.days, t.average FROM ("
+            "SELECT player_id, days, average FROM daily_alltime WHERE days >= ?"
+            " ORDER BY average DESC, player_id LIMIT ? OFFSET ?"
+            ") t JOIN players p ON p.id = t.player_id ORDER BY t.average DESC, t.player_id"
         )
 
         def run() -> list[AlltimeRow]:

@@ -9,11 +9,15 @@ import {
   applyFrame, applyLobby, isOver, markResync, newLobby, newRoom, newerTournament,
 } from './state.js';
 import {
-  applyPreset, buildCpuLevels, buildForm, createMessage, loadCatalog, loadForm, renderLobby,
-  saveForm, setEndLimits,
+  applyPreset, buildCpuLevels, buildForm, buildNewGameForm, createMessage, loadCatalog, loadForm,
+  newGameMessage, renderLobby, saveForm, saveNewGame, setEndLimits,
 } from './lobby.js';
 import { renderTable, renderTimer } from './table.js';
 import { renderTournament } from './tournament.js';
+import {
+  PAGE, alltimeMessage, alltimeReply, boardMessage, boardRefused, boardReply, isDay, newBoards,
+  renderBoards, shiftDay, todayUtc,
+} from './daily.js';
 
 const TOKEN_KEY = 'klaverjas.token';
 const REFRESH_CODES = new Set([
@@ -21,6 +25,8 @@ const REFRESH_CODES = new Set([
   'stale_version', 'not_playing',
 ]);
 const GONE_CODES = new Set(['no_such_room', 'room_closed', 'not_a_member']);
+const BOARD_CODES = new Set(['daily_not_finished', 'no_such_day']); // said on the boards screen
+const OPENING = ['take_seat', 'watch', 'create_room', 'resume', 'new_game', 'daily_start'];
 const TOAST_KINDS = new Set(['roem', 'stuk', 'nat', 'pit']);
 const TRICK_HOLD = 1.6; // seconds a taken trick stays on the table
 const TOAST_TIME = 2.8;
@@ -43,7 +49,7 @@ const app = {
   rooms: new Map(), // room_id -> room model (state.js)
   tournaments: new Map(), // tournament_id -> latest summary
   watchedTournaments: new Set(),
-  screen: 'boot', // hello | lobby | table | tournament
+  screen: 'boot', // hello | lobby | table | tournament | boards
   current: null, // the room shown
   currentTournament: null,
   openNext: false, // show the next snapshot's room (after create / join by code)
@@ -59,6 +65,8 @@ const app = {
   retried: new Set(), // refs of messages sent again after room_unavailable
   errorRetry: null,
   errorTimer: null,
+  boards: newBoards(), // the daily boards screen (daily.js)
+  dailyPlayed: false, // daily_start was refused: today's game is played
   ui: { lastTrickOpen: false, trickHold: null, toast: null },
   now: () => Date.now() / 1000,
 };
@@ -127,6 +135,11 @@ function onWelcome(f) {
     joinByInvite(app.pendingInvite);
     app.pendingInvite = null;
   }
+  if (app.screen === 'boards') {  // replies lost with the old connection: ask again
+    app.boards = { ...app.boards, pending: 0, alltimePending: 0 };
+    if (app.boards.view === 'alltime') requestAlltime();
+    else requestBoard();
+  }
   if (app.screen === 'hello' || app.screen === 'boot') goScreen('lobby');
 }
 
@@ -185,6 +198,12 @@ function handleFrame(f, sent) {
       app.hints.set(f.room_id, f);
       app.hintAsked.delete(f.room_id);
       break;
+    case 'daily_board':
+      app.boards = boardReply(app.boards, f);
+      break;
+    case 'daily_alltime':
+      app.boards = alltimeReply(app.boards, f);
+      break;
     default:
       break; // pong, record
   }
@@ -203,6 +222,7 @@ function onRoomFrame(f) {
   if (from !== null) conn.send({ type: 'resume', room_id: id, version: from });
 
   if (f.type === 'snapshot') {
+    if (model.room?.mode === 'daily') app.dailyPlayed = false;
     if (app.join && app.openNext) app.codes.set(id, app.join.code); // to sit down later
     if (model.inviteCode) app.codes.set(id, model.inviteCode);
     if (app.openRoomId === id || (app.openNext && app.current !== id) || (app.openNext && app.screen !== 'table')) {
@@ -306,13 +326,25 @@ function onError(f, sent) {
     app.watchedTournaments.delete(sent.tournament_id);
     if (app.tournaments.has(sent.tournament_id)) return;
   }
+  if (sent?.type === 'daily_board') {
+    app.boards = boardRefused(app.boards, f, sent);
+    if (BOARD_CODES.has(code)) return; // the boards screen says it in its own words
+  }
+  if (sent?.type === 'daily_alltime') {
+    app.boards = { ...app.boards, alltimePending: Math.max(0, app.boards.alltimePending - 1) };
+  }
+  if (sent?.type === 'daily_start' && code === 'daily_played') {
+    app.openNext = false;
+    app.dailyPlayed = true; // the lobby says so, and offers the board
+    return;
+  }
   if (sent?.type === 'hint') app.hintAsked.delete(sent.room_id);
   if (sent?.type === 'act') {
     app.acted.delete(sent.room_id);
     const m = app.rooms.get(sent.room_id);
     if (m && REFRESH_CODES.has(code)) resume(sent.room_id, m.version);
   }
-  if (sent && ['take_seat', 'watch', 'create_room', 'resume'].includes(sent.type)) {
+  if (sent && OPENING.includes(sent.type)) {
     app.openNext = false;
     app.openRoomId = null;
   }
@@ -354,14 +386,18 @@ function goScreen(name) {
     if (m && (isOver(m) || m.closed)) app.rooms.delete(app.current); // it is gone from the server
   }
   app.screen = name;
-  for (const id of ['hello', 'lobby', 'table', 'tournament']) show($(`#${id}`), id === name);
+  for (const id of ['hello', 'lobby', 'table', 'tournament', 'boards']) show($(`#${id}`), id === name);
   if (name === 'hello' && was !== 'hello') setTimeout(() => $('#nickname').focus(), 0);
   if (name !== 'table') app.ui.lastTrickOpen = false;
   render();
 }
 
 function openTable(id) {
-  if (app.current !== id) app.ui.lastTrickOpen = false;
+  if (app.current !== id) {
+    app.ui.lastTrickOpen = false;
+    const shown = app.rooms.get(app.current); // a finished table left for another is gone
+    if (app.screen === 'table' && shown && (isOver(shown) || shown.closed)) app.rooms.delete(app.current);
+  }
   app.current = id;
   goScreen('table');
 }
@@ -396,6 +432,7 @@ function draw() {
   if (app.screen === 'lobby') renderLobby(app);
   else if (app.screen === 'table') renderTable(app);
   else if (app.screen === 'tournament') renderTournament(app);
+  else if (app.screen === 'boards') renderBoards(app);
   const m = app.screen === 'table' ? app.rooms.get(app.current) : null;
   const myTurn = Boolean(m && m.legal.length && app.acted.get(m.roomId) !== m.version);
   const title = myTurn ? 'Your turn · Klaverjas' : 'Klaverjas';
@@ -420,6 +457,76 @@ function joinByInvite(raw) {
   app.join = { code };
   app.openNext = true;
   send({ type: 'take_seat', invite_code: code, seat: 0 });
+}
+
+// -- solo games and the daily game ---------------------------------------------------------
+
+function openNewGame() {
+  const dialog = $('#new-game');
+  if (!dialog.open) dialog.showModal();
+}
+
+function playDaily() {
+  app.dailyPlayed = false;
+  app.openNext = true;
+  send({ type: 'daily_start' });
+  render();
+}
+
+// Ask for the day's board (`changes` to the boards state first: date, offset).
+function requestBoard(changes = {}) {
+  app.boards = { ...app.boards, ...changes, view: 'day' };
+  if (send(boardMessage(app.boards)) !== null) {
+    app.boards = { ...app.boards, pending: app.boards.pending + 1 };
+  }
+  render();
+}
+
+function requestAlltime(changes = {}) {
+  app.boards = { ...app.boards, ...changes, view: 'alltime' };
+  if (send(alltimeMessage(app.boards)) !== null) {
+    app.boards = { ...app.boards, alltimePending: app.boards.alltimePending + 1 };
+  }
+  render();
+}
+
+// Another day (null: today): its first page, nothing of the day shown before.
+function showDay(date) {
+  requestBoard({ date, offset: 0, board: null, error: null });
+}
+
+function openBoards(date = null) {
+  showDay(date);
+  goScreen('boards');
+}
+
+function onBoardClick(el) {
+  const d = el.dataset;
+  const b = app.boards;
+  if (d.boardDay) {
+    const today = todayUtc();
+    const base = b.date ?? b.board?.date ?? b.error?.date ?? today;
+    if (d.boardDay === 'today') showDay(null);
+    else showDay(shiftDay(isDay(base) ? base : today, d.boardDay === 'prev' ? -1 : 1));
+  } else if (d.boardPage) {
+    requestBoard({ offset: Math.max(0, b.offset + (d.boardPage === 'prev' ? -PAGE : PAGE)) });
+  } else if (d.boardMine) {
+    requestBoard({ offset: Math.floor((Number(d.boardMine) - 1) / PAGE) * PAGE });
+  } else if (d.alltimePage) {
+    requestAlltime({ alltimeOffset: Math.max(0, b.alltimeOffset + (d.alltimePage === 'prev' ? -PAGE : PAGE)) });
+  } else if (d.boardView === 'alltime') {
+    requestAlltime();
+  } else if (d.boardView === 'day') {
+    if (b.board || b.error) {
+      app.boards = { ...b, view: 'day' };
+      render();
+    } else {
+      requestBoard();
+    }
+  } else {
+    return false;
+  }
+  return true;
 }
 
 function act(action) {
@@ -461,8 +568,17 @@ function onClick(event) {
   if (!el || el.disabled) return;
   const d = el.dataset;
   if (el.closest('#hand, #bids, #claim')) app.ui.keyboard = event.detail === 0; // Enter/Space
+  if (el.closest('#boards') && onBoardClick(el)) return;
   if (el.closest('#hand') && d.card) {
     act(d.card);
+  } else if (el.id === 'new-game-button' || d.newGame !== undefined) {
+    openNewGame();
+  } else if (d.closeDialog !== undefined) {
+    el.closest('dialog')?.close();
+  } else if (el.id === 'daily-button' || d.playDaily !== undefined) {
+    playDaily();
+  } else if (d.openBoards !== undefined) {
+    openBoards(isDay(d.date) ? d.date : null);
   } else if (d.action) {
     act(d.action);
   } else if (d.takeSeat !== undefined || d.sit !== undefined) {
@@ -563,9 +679,18 @@ async function copyLink(button, link) {
 }
 
 function onKey(event) {
+  const tab = event.target.closest?.('[role="tab"]');
+  if (tab && (event.key === 'ArrowLeft' || event.key === 'ArrowRight')) {
+    const tabs = [...tab.closest('[role="tablist"]').querySelectorAll('[role="tab"]')];
+    const next = tabs[(tabs.indexOf(tab) + (event.key === 'ArrowRight' ? 1 : tabs.length - 1)) % tabs.length];
+    event.preventDefault();
+    next.focus();
+    next.click();
+    return;
+  }
   if (app.screen !== 'table' || event.altKey || event.ctrlKey || event.metaKey) return;
   const target = event.target;
-  if (target.closest('input, textarea, select')) return;
+  if (target.closest('input, textarea, select, dialog')) return;
   if (event.key === 'Escape' && app.ui.lastTrickOpen) {
     app.ui.lastTrickOpen = false;
     render();
@@ -612,7 +737,8 @@ function wireForms() {
   const create = $('#create-room');
   const createButton = create.querySelector('button[type=submit]');
   createButton.disabled = true;
-  loadCatalog().then(() => {  // the choices are the server's: fill them in once they come
+  const catalogReady = loadCatalog();
+  catalogReady.then(() => {  // the choices are the server's: fill them in once they come
     buildCpuLevels($('#cpu-level'));
     buildForm(create);
     loadForm(create);
@@ -627,6 +753,33 @@ function wireForms() {
     const message = createMessage(create);
     app.openNext = true;
     send(message);
+  });
+
+  const newGame = $('#new-game-form');
+  const playButton = newGame.querySelector('button[type=submit]');
+  playButton.disabled = true;
+  catalogReady.then(() => {
+    buildNewGameForm(newGame);
+    playButton.disabled = false;
+  });
+  newGame.elements.preset.addEventListener('change', () => {
+    applyPreset(newGame, newGame.elements.preset.value, { length: false });
+  });
+  newGame.elements.end.addEventListener('change', () => setEndLimits(newGame));
+  newGame.addEventListener('change', () => saveNewGame(newGame));
+  newGame.addEventListener('submit', (event) => {
+    event.preventDefault();
+    saveNewGame(newGame);
+    app.openNext = true;
+    if (send(newGameMessage(newGame)) !== null) $('#new-game').close();
+  });
+  $('#new-game').addEventListener('click', (event) => {  // a click on the backdrop closes it
+    if (event.target === event.currentTarget) event.currentTarget.close();
+  });
+
+  $('#board-date').addEventListener('change', (event) => {
+    const day = event.target.value;
+    if (isDay(day)) showDay(day);
   });
 
   $('#join-form').addEventListener('submit', (event) => {

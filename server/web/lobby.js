@@ -2,6 +2,7 @@
 
 import { $, h, patch, show } from './dom.js';
 import { tournamentInfo } from './state.js';
+import { untilMidnight } from './daily.js';
 
 // The rule options, presets and limits are the server's (GET /rules): the form offers
 // what the server accepts, and only the words for each value live here.
@@ -117,6 +118,19 @@ export function renderLobby(app) {
   const mine = [...app.rooms.values()].filter((m) => m.room && !m.closed);
   patch($('#my-rooms'), mine.map((m) => myRoomItem(m)));
   show($('#my-rooms-panel'), mine.length > 0);
+
+  // The daily game: today's attempt under way, or played already (daily_start refused).
+  const daily = mine.some((m) => m.room.mode === 'daily' && !m.result);
+  const button = $('#daily-button');
+  const label = daily ? 'Continue the daily game' : 'Daily game';
+  if (button.textContent !== label) button.textContent = label;
+  const note = $('#daily-note');
+  show(note, app.dailyPlayed);
+  patch(note, app.dailyPlayed
+    ? [h('p', {}, h('strong', {}, 'You have played today’s daily game.'),
+      ` The next one starts at midnight UTC, in ${untilMidnight()}.`),
+    h('button', { type: 'button', class: 'small primary', dataset: { openBoards: '' } }, 'See today’s board')]
+    : []);
 }
 
 function seatChip(room, seat, index, me, seated) {
@@ -203,9 +217,11 @@ function myRoomItem(m) {
 
 // -- the create-room form ------------------------------------------------------------------
 
-export function applyPreset(form, name) {
+// A preset's rules into the form; `length: false` keeps the form's match length.
+export function applyPreset(form, name, { length = true } = {}) {
   const preset = catalog.presets[name] ?? Object.values(catalog.presets)[0];
   for (const field of RULE_FIELDS) form.elements[field].value = preset[field];
+  if (!length) return;
   form.elements.end.value = preset.end;
   setEndLimits(form, preset.end_value);
 }
@@ -218,7 +234,8 @@ export function setEndLimits(form, value = null) {
   input.max = String(max);
   const current = Number(value ?? input.value);
   input.value = String(value ?? (current >= min && current <= max ? current : fallback));
-  $('#cr-end-value-label').textContent = end === 'deals' ? 'Deals' : 'Points';
+  const label = form.querySelector(`label[for="${input.id}"]`);
+  if (label) label.textContent = end === 'deals' ? 'Deals' : 'Points';
 }
 
 // The create_room message from the form's values.
@@ -266,12 +283,7 @@ export function loadForm(form) {
     applyPreset(form, f.preset.value);
     return;
   }
-  const set = (name, value) => {
-    if (value === undefined || value === null) return;
-    const el = f[name];
-    if (el.tagName === 'SELECT' && ![...el.options].some((o) => o.value === String(value))) return;
-    el.value = String(value);
-  };
+  const set = (name, value) => setValue(f[name], value);
   set('preset', values.preset);
   for (const field of RULE_FIELDS) set(field, values[field]);
   set('end', values.end);
@@ -280,4 +292,69 @@ export function loadForm(form) {
   set('seat', values.seat);
   set('name', values.name);
   f.private.checked = Boolean(values.private);
+}
+
+// A stored value into a field, if the field still offers it.
+function setValue(el, value) {
+  if (!el || value === undefined || value === null) return;
+  if (el.tagName === 'SELECT' && ![...el.options].some((o) => o.value === String(value))) return;
+  el.value = String(value);
+}
+
+function stored(key) {
+  try {
+    return JSON.parse(localStorage.getItem(key) || 'null');
+  } catch {
+    return null;
+  }
+}
+
+// -- the New game form: you and a CPU partner against two CPUs -------------------------------
+
+const NEW_GAME_KEY = 'klaverjas.new-game';
+const NEW_GAME_FIELDS = ['level', 'preset', ...RULE_FIELDS, 'end', 'end_value', 'move_seconds'];
+
+export const levelName = (level) => LEVEL_WORDS[level] ?? level;
+
+// The choices, from the catalog: the CPU level, the rules, and a match of 16 deals (the
+// server's default length for a new game), or the choices last played on this device.
+export function buildNewGameForm(form) {
+  const f = form.elements;
+  buildCpuLevels(f.level);
+  fillSelect(f.preset, Object.keys(catalog.presets), OPTION_WORDS.preset);
+  for (const field of RULE_FIELDS) fillSelect(f[field], catalog.options[field].values, OPTION_WORDS[field]);
+  applyPreset(form, f.preset.value, { length: false });
+  f.end.value = 'deals';
+  setEndLimits(form, catalog.options.deals.default);
+  const seconds = catalog.room.move_seconds;
+  f.move_seconds.min = String(seconds.min);
+  f.move_seconds.max = String(seconds.max);
+  f.move_seconds.value = String(seconds.default);
+  const values = stored(NEW_GAME_KEY);
+  if (!values) return;
+  for (const name of ['level', 'preset', ...RULE_FIELDS, 'end']) setValue(f[name], values[name]);
+  setEndLimits(form, values.end_value ?? null);
+  setValue(f.move_seconds, values.move_seconds);
+}
+
+export function saveNewGame(form) {
+  const values = Object.fromEntries(NEW_GAME_FIELDS.map((name) => [name, form.elements[name].value]));
+  try {
+    localStorage.setItem(NEW_GAME_KEY, JSON.stringify(values));
+  } catch {
+    // storage full or blocked: the next game starts from the defaults
+  }
+}
+
+// The new_game message from the form's values.
+export function newGameMessage(form) {
+  const f = form.elements;
+  const rules = { preset: f.preset.value };
+  for (const field of RULE_FIELDS) rules[field] = f[field].value;
+  const value = Math.round(Number(f.end_value.value));
+  if (f.end.value === 'deals') rules.deals = value;
+  else rules.target = value;
+  return {
+    type: 'new_game', level: f.level.value, rules, move_seconds: Math.round(Number(f.move_seconds.value)),
+  };
 }

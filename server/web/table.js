@@ -9,7 +9,8 @@ import {
   POSITIONS, bidsBySeat, isOwner, playedCards, roemWords, seatAt, seatName, seatPosition,
   subject, teamLabel, teamOf, trickCards, who,
 } from './state.js';
-import { rulesText } from './lobby.js';
+import { levelName, rulesText } from './lobby.js';
+import { dayOfRoom, todayUtc } from './daily.js';
 
 const cap = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 
@@ -327,15 +328,27 @@ function renderResult(app, m) {
   if (mine === null) title = `${teamLabel(m, winner)} won`;
   else title = winner === mine ? 'You won the match!' : 'You lost the match';
   const tid = m.room.tournament;
+  const mode = m.room.mode;
+  const day = mode === 'daily' ? dayOfRoom(m.room) : null;
+  let next = null; // what comes after this match, besides the lobby
+  if (tid) {
+    next = h('button', { type: 'button', class: 'primary', dataset: { backTournament: tid } }, 'Back to the tournament');
+  } else if (mode === 'daily') {
+    next = h('button', { type: 'button', class: 'primary', dataset: { openBoards: '', date: day } },
+      !day || day === todayUtc() ? 'See today’s board' : `See the board of ${day}`);
+  } else if (mode === 'solo') {
+    next = h('button', { type: 'button', class: 'primary', dataset: { newGame: '' }, 'aria-haspopup': 'dialog' }, 'New game');
+  }
   patch(box,
     h('h2', {}, title),
     h('p', { class: 'final-score' },
       h('span', { class: 'team-0' }, `${teamLabel(m, 0)} ${totals[0]}`),
       ' – ',
       h('span', { class: 'team-1' }, `${teamLabel(m, 1)} ${totals[1]}`)),
+    mode === 'daily' ? h('p', { class: 'small' }, 'Your score is on the day’s board: see how the others did with the same cards.') : null,
     h('div', { class: 'bid-buttons' },
-      tid ? h('button', { type: 'button', class: 'primary', dataset: { backTournament: tid } }, 'Back to the tournament') : null,
-      h('button', { type: 'button', class: tid ? '' : 'primary', dataset: { go: 'lobby' } }, 'Back to the lobby')));
+      next,
+      h('button', { type: 'button', class: next ? '' : 'primary', dataset: { go: 'lobby' } }, 'Back to the lobby')));
 }
 
 function renderHand(app, m) {
@@ -365,6 +378,16 @@ function renderSide(app, m) {
   const v = m.view;
   $('#room-name').textContent = room.name;
   $('#room-rules').textContent = rulesText(room.rules, room.move_seconds);
+  // Solo and daily games: what kind of game this is; nobody to chat with.
+  const modeLine = $('#room-mode');
+  const cpu = room.seats.find((s) => s.cpu);
+  let modeText = '';
+  if (room.mode === 'solo') modeText = `Solo game: you and a CPU partner against two CPUs (${levelName(cpu?.level ?? 'strong')})`;
+  else if (room.mode === 'daily') modeText = 'Daily game: the same deals and CPUs for everyone, one attempt, no hints';
+  show(modeLine, Boolean(modeText));
+  modeLine.dataset.mode = room.mode ?? 'casual';
+  if (modeLine.textContent !== modeText) modeLine.textContent = modeText;
+  show($('.chat-panel'), room.mode !== 'solo' && room.mode !== 'daily');
 
   // Totals.
   const totals = v?.totals ?? room.totals ?? [0, 0];

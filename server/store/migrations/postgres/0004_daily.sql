@@ -17,7 +17,7 @@ CREATE TABLE daily_attempts (
 );
 
 -- A day's board (finished attempts, best first) and a player's days (streaks).
-CREATE INDEX daily_attempts_board ON daily_attempts (day, total DESC, finished_at)
+CREATE INDEX daily_attempts_board ON daily_attempts (day, total DESC, finished_at, player_id)
     WHERE total IS NOT NULL;
 CREATE INDEX daily_attempts_player ON daily_attempts (player_id, day)
     WHERE total IS NOT NULL;
