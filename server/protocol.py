@@ -177,6 +177,13 @@ class TournamentWatch(_Msg):
     tournament_id: RoomId
 
 
+class SetNickname(_Msg):
+    """Choose your nickname: unique among chosen nicknames, whatever their case."""
+
+    type: Literal["set_nickname"]
+    nickname: Annotated[str, Field(min_length=1, max_length=64)]
+
+
 class NewGame(_Msg):
     """A solo game: you and a CPU partner against two CPUs, started at once."""
 
@@ -222,7 +229,7 @@ class GetRecord(_Msg):
 ClientMessage = Annotated[
     Hello | Ping | LobbySubscribe | LobbyUnsubscribe | CreateRoom | TakeSeat | LeaveRoom
     | AddCpu | RemoveSeat | Ready | Watch | Act | Back | Resume | Chat | Hint | GetRecord
-    | NewGame | DailyStart | DailyBoard | DailyAlltime
+    | SetNickname | NewGame | DailyStart | DailyBoard | DailyAlltime
     | TournamentRegister | TournamentUnregister | TournamentLeave | TournamentWatch,
     Field(discriminator="type"),
 ]  # fmt: skip
@@ -231,7 +238,7 @@ CLIENT_TYPES = frozenset(
     m.model_fields["type"].annotation.__args__[0]  # type: ignore[union-attr]
     for m in (Hello, Ping, LobbySubscribe, LobbyUnsubscribe, CreateRoom, TakeSeat, LeaveRoom,
               AddCpu, RemoveSeat, Ready, Watch, Act, Back, Resume, Chat, Hint, GetRecord,
-              NewGame, DailyStart, DailyBoard, DailyAlltime,
+              SetNickname, NewGame, DailyStart, DailyBoard, DailyAlltime,
               TournamentRegister, TournamentUnregister, TournamentLeave, TournamentWatch)
 )  # fmt: skip
 
@@ -393,6 +400,14 @@ class DailyBoardOut(_Msg):
     best: list[dict[str, Any]] | None = None
 
 
+class NicknameOut(_Msg):
+    """The reply to ``set_nickname``: the nickname you now have."""
+
+    type: Literal["nickname"]
+    player_id: str
+    nickname: str
+
+
 class DailyAlltimeOut(_Msg):
     type: Literal["daily_alltime"]
     min_days: int
@@ -404,7 +419,7 @@ class DailyAlltimeOut(_Msg):
 ServerMessage = Annotated[
     Welcome | ErrorMsg | Pong | Lobby | LobbyRoom | LobbyRoomGone | Snapshot | Update
     | ChatOut | HintOut | Record | LobbyTournament | LobbyTournamentGone | TournamentStatus
-    | LobbyPresence | DailyBoardOut | DailyAlltimeOut,
+    | LobbyPresence | NicknameOut | DailyBoardOut | DailyAlltimeOut,
     Field(discriminator="type"),
 ]  # fmt: skip
 

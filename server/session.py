@@ -100,6 +100,10 @@ class Session:
                 await self.router.run(Ref(TOURNAMENT, m.tournament_id), client, m)
             case p.GetRecord():
                 await self.record(client, m)
+            case p.SetNickname():
+                client.nickname = await self.identity.rename(client.player_id, m.nickname)
+                answer = {"type": "nickname", "player_id": client.player_id}
+                client.send(reply(m, {**answer, "nickname": client.nickname}))
             case p.NewGame():
                 await self.rooms.new_game(client, m)
             case p.DailyStart():

@@ -130,6 +130,13 @@ class Store(Protocol):
 
     async def player(self, player_id: str) -> PlayerRow | None: ...
 
+    async def claim_nickname(self, player_id: str, nickname: str, key: str) -> bool:
+        """Give ``player_id`` the chosen ``nickname``, unique by ``key`` (its case-folded
+        form); False, and nothing changed, if another player holds that key."""
+
+    async def nickname_claimed(self, key: str) -> bool:
+        """Whether any player holds the chosen nickname of this key."""
+
     async def add_room(self, room: RoomRow, first: dict[str, Any]) -> None:
         """Create a room with its log entry version 1, atomically."""
 

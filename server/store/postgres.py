@@ -294,6 +294,21 @@ class PostgresStore:
 
         await self._submit(f"add player {player.id!r}", run)
 
+    async def claim_nickname(self, player_id: str, nickname: str, key: str) -> bool:
+        sql = "UPDATE players SET nickname = $1, nickname_key = $2 WHERE id = $3"
+
+        async def run(conn: _Conn) -> bool:
+            try:
+                return await conn.execute(sql, nickname, key, player_id) == "UPDATE 1"
+            except asyncpg.UniqueViolationError:
+                return False  # the key is another player's
+
+        return await self._submit(f"claim nickname for {player_id!r}", run)
+
+    async def nickname_claimed(self, key: str) -> bool:
+        sql = "SELECT 1 FROM players WHERE nickname_key = $1"
+        return await self._submit("nickname claimed", _fetchval(sql, key)) is not None
+
     async def player_by_token_hash(self, token_hash: bytes) -> PlayerRow | None:
         sql = f"SELECT {_PLAYER_COLS} FROM players WHERE token_hash = $1"
         row = await self._submit("player by token hash", _fetchrow(sql, bytes(token_hash)))

@@ -171,6 +171,20 @@ class SqliteStore:
 
         await self._submit(f"add player {player.id!r}", run)
 
+    async def claim_nickname(self, player_id: str, nickname: str, key: str) -> bool:
+        def run() -> bool:
+            sql = "UPDATE players SET nickname = ?, nickname_key = ? WHERE id = ?"
+            try:
+                return self._db().execute(sql, (nickname, key, player_id)).rowcount == 1
+            except sqlite3.IntegrityError:
+                return False  # the key is another player's
+
+        return await self._submit(f"claim nickname for {player_id!r}", run)
+
+    async def nickname_claimed(self, key: str) -> bool:
+        sql = "SELECT 1 FROM players WHERE nickname_key = ?"
+        return bool(await self._submit("nickname claimed", self._one, sql, key, bool))
+
     async def player_by_token_hash(self, token_hash: bytes) -> PlayerRow | None:
         sql = f"SELECT {_PLAYER_COLS} FROM players WHERE token_hash = ?"
         return await self._submit(

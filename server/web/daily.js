@@ -231,7 +231,9 @@ function board(app, board, today) {
 
 function pager(which, offset, shown, total) {
   if (total <= PAGE && offset === 0) return null;
-  const range = shown ? `${offset + 1}–${offset + shown} of ${total}` : `none of ${total}`;
+  let range = `${offset + 1}–${offset + shown} of ${total}`;
+  if (shown === 1) range = `${offset + 1} of ${total}`;
+  else if (!shown) range = `none of ${total}`;
   return h('div', { class: 'pager', role: 'group', 'aria-label': 'Pages', dataset: { key: `${which}-pager` } },
     h('button', {
       type: 'button', class: 'small', dataset: { [`${which}Page`]: 'prev' }, disabled: offset === 0,

@@ -382,8 +382,8 @@ function renderSide(app, m) {
   const modeLine = $('#room-mode');
   const cpu = room.seats.find((s) => s.cpu);
   let modeText = '';
-  if (room.mode === 'solo') modeText = `Solo game: you and a CPU partner against two CPUs (${levelName(cpu?.level ?? 'strong')})`;
-  else if (room.mode === 'daily') modeText = 'Daily game: the same deals and CPUs for everyone, one attempt, no hints';
+  if (room.mode === 'solo') modeText = `Solo game · you and a CPU partner against two CPUs (${levelName(cpu?.level ?? 'strong')})`;
+  else if (room.mode === 'daily') modeText = 'The same deals and CPUs for everyone · one attempt · no hints';
   show(modeLine, Boolean(modeText));
   modeLine.dataset.mode = room.mode ?? 'casual';
   if (modeLine.textContent !== modeText) modeLine.textContent = modeText;

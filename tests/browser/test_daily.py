@@ -50,9 +50,7 @@ async def options(select) -> list[str]:
     return await select.locator("option").evaluate_all("(els) => els.map((o) => o.value)")
 
 
-async def test_new_game_opens_a_started_table_and_remembers_the_rules(
-    site: Site, open_tab
-) -> None:
+async def test_new_game_opens_a_started_table_and_remembers_the_rules(site: Site, open_tab) -> None:
     catalog = await site.get_json("/rules")
     tab: Tab = await open_tab()
     await tab.hello("ann")
@@ -146,7 +144,7 @@ async def test_the_daily_game_to_the_end_then_its_board(site: Site, open_tab) ->
     assert len(total) == 1
 
     see = page.locator("#result button[data-open-boards]")
-    await expect(see).to_have_text("See today’s board")
+    await expect(see).to_have_text("See today\u2019s board")
     await shot(tab, "daily-result.png")
     await see.click()
     await expect(page.locator("#boards")).to_be_visible()
@@ -173,7 +171,7 @@ async def test_the_daily_game_to_the_end_then_its_board(site: Site, open_tab) ->
     await page.locator("#daily-button").click()
     note = page.locator("#daily-note")
     await expect(note).to_be_visible()
-    await expect(note).to_contain_text("You have played today’s daily game")
+    await expect(note).to_contain_text("You have played today\u2019s daily game")
     await expect(page.locator("#lobby")).to_be_visible()
     await shot(tab, "daily-played.png")
     await note.locator("button[data-open-boards]").click()
@@ -254,4 +252,36 @@ async def test_a_past_day_shows_its_deals_and_an_empty_day_says_so(
     await expect(page.locator('#boards [role="tab"][data-board-view="day"]')).to_be_focused()
     await expect(page.locator("#board-day")).to_be_visible()
     await expect(all_body).to_be_hidden()
+    tab.assert_clean()
+
+
+async def test_a_long_board_comes_in_pages(
+    site: Site, open_tab, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(site.server.clock, "wall", lambda: time.time() - DAY)  # yesterday
+    players = [await site.bot(f"p{n:02}") for n in range(21)]
+    await asyncio.gather(*(play_daily(player) for player in players))
+    monkeypatch.undo()
+
+    tab: Tab = await open_tab()
+    await tab.hello("ann")
+    page = tab.page
+    body = page.locator("#board-body")
+    await page.locator("#boards-button").click()
+    await expect(body).to_have_attribute("data-state", "daily_not_finished")
+    await page.locator('#boards .day-nav [data-board-day="prev"]').click()
+    await expect(body).to_have_attribute("data-state", "board")
+    rows = page.locator("#board-table tbody tr")
+    await expect(rows).to_have_count(20)
+    pager = page.locator("#board-body .pager")
+    await expect(pager).to_contain_text("1\u201320 of 21")
+    await expect(pager.locator('[data-board-page="prev"]')).to_be_disabled()
+    await pager.locator('[data-board-page="next"]').click()
+    await expect(rows).to_have_count(1)
+    await expect(pager).to_contain_text("21 of 21")
+    await expect(pager.locator('[data-board-page="next"]')).to_be_disabled()
+    rank = int(await rows.get_attribute("data-rank") or 0)
+    assert 1 <= rank <= 21
+    await pager.locator('[data-board-page="prev"]').click()
+    await expect(rows).to_have_count(20)
     tab.assert_clean()

@@ -619,6 +619,33 @@ async def daily_finished(h: Harness) -> tuple[GameClient, str]:
     return ann, room_id
 
 
+@provokes("bad_nickname")
+async def bad_nickname(tmp_path: Path) -> None:
+    async with server(tmp_path) as h:
+        ann = await h.client("ann")
+        store = await h.store()
+
+        async def state() -> Any:
+            return await store.player(ann.player_id)
+
+        frame = {"type": "set_nickname", "nickname": "two  spaces"}
+        await refused(ann, frame, "bad_nickname", (), state)
+
+
+@provokes("nickname_taken")
+async def nickname_taken(tmp_path: Path) -> None:
+    async with server(tmp_path) as h:
+        ann, bob = await h.client("ann"), await h.client("bob")
+        await ann.request({"type": "set_nickname", "nickname": "Anna"}, "nickname")
+        store = await h.store()
+
+        async def state() -> Any:
+            return await store.player(bob.player_id)
+
+        frame = {"type": "set_nickname", "nickname": "ANNA"}
+        await refused(bob, frame, "nickname_taken", (ann,), state)
+
+
 @provokes("daily_not_over")
 async def daily_not_over(tmp_path: Path) -> None:
     async with server(tmp_path, daily_deals=1) as h:

@@ -38,6 +38,7 @@ SERVER_TYPES = {
     "lobby_tournament",
     "lobby_tournament_gone",
     "tournament",
+    "nickname",
     "daily_board",
     "daily_alltime",
 }
