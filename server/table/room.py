@@ -165,6 +165,7 @@ class Room:
             "private": self.private,
             "tournament": self.tournament,
             "mode": self.mode,
+            "day": self.day,
             "status": self.status,
             "rules": _rules_dict(self.rules),
             "move_seconds": self.move_seconds,

@@ -22,10 +22,9 @@ export function shiftDay(day, days) {
   return todayUtc(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS);
 }
 
-// The day of a daily game's room: its name is "Daily game YYYY-MM-DD".
+// The day of a daily game's room (its summary's `day`).
 export function dayOfRoom(room) {
-  const found = /\d{4}-\d{2}-\d{2}/.exec(room?.name ?? '');
-  return found ? found[0] : null;
+  return room?.day ?? null;
 }
 
 export function longDay(day) {

@@ -109,6 +109,7 @@ async def test_everyone_gets_the_same_deal_seat_and_cpus(harness: Harness) -> No
     names = [[s["nickname"] for s in snap["room"]["seats"][1:]] for snap in (a, b)]
     assert names[0] == names[1]
     assert a["room"]["mode"] == "daily" and a["room"]["hints"] is False
+    assert a["room"]["day"] == day_of(harness.clock.wall())
     hint = await anna.request({"type": "hint", "room_id": a["room_id"]}, "error")
     assert hint["code"] == "hints_not_allowed"
     # the same play meets the same CPU play: the same game, card for card
@@ -125,7 +126,8 @@ async def test_everyone_gets_the_same_deal_seat_and_cpus(harness: Harness) -> No
 
     assert plays(anna) == plays(bob) and len(plays(anna)) == 32
     seed_hidden(anna.seen + bob.seen, await today_seed(harness))
-    day = await board(anna)
+    day = await board(anna, ref="board-1")
+    assert day["ref"] == "board-1"
     assert [row["total"] for row in day["rows"]] == [day["you"]["total"]] * 2
     assert [row["rank"] for row in day["rows"]] == [1, 1]  # equal totals share a rank
     assert day["you"]["difference"] == 0

@@ -494,7 +494,8 @@ def test_the_summary_shows_seats_never_cards() -> None:
     room.tournament = "t_9"
     assert room.summary({OWNER: "Ann", "p2": "Cas"}) == {
         "id": "r1", "name": "table", "owner": OWNER, "private": False, "tournament": "t_9",
-        "mode": "casual", "status": PLAYING, "rules": Rules().to_dict(), "move_seconds": 30,
+        "mode": "casual", "day": None, "status": PLAYING, "rules": Rules().to_dict(),
+        "move_seconds": 30,
         "seats": [
             {"player_id": OWNER, "nickname": "Ann", "cpu": False, "level": None, "ready": True,
              "away": False},
