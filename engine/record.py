@@ -63,7 +63,7 @@ def review(deal: Deal, action: Action) -> dict[str, Any]:
     }
 
 
-def analyze(record: object, solve: bool = False) -> dict[str, Any]:
+def analyze(record: object, solve: bool = False, seat: int | None = None) -> dict[str, Any]:
     """Replay a record's plays; its legal sets, tricks and result, or the first error.
 
     A deal record answers ``{legal, tricks, result}``; a match record (``rules``, ``seed``,
@@ -71,7 +71,8 @@ def analyze(record: object, solve: bool = False) -> dict[str, Any]:
     winner}`` with one such answer per deal.  A malformed record raises
     :class:`NotationError`; an illegal play is answered ``{"error": {"index", "card",
     "reason"}}``.  ``solve`` adds the solver's review of every decision (:func:`review`):
-    ``solve`` for the plays and, in claim mode, ``solve_claims`` for the takes and leaves.
+    ``solve`` for the plays and, in claim mode, ``solve_claims`` for the takes and leaves;
+    with ``seat``, only that seat's decisions are solved (the others' entries are None).
     """
     if not isinstance(record, dict):
         raise NotationError("a deal record must be a JSON object")
@@ -122,14 +123,16 @@ def analyze(record: object, solve: bool = False) -> dict[str, Any]:
         except IllegalAction as err:
             return {"error": {"index": index, "card": card_str(card), "reason": str(err)}}
         if solve:
-            reviews.append(review(deal, Action.play(card)))
+            mine = seat is None or deal.turn == seat
+            reviews.append(review(deal, Action.play(card)) if mine else None)
         deal.apply(deal.turn, Action.play(card))
         if deal.phase is Phase.CLAIM:  # the trick's winner took or left its roem
             if not claims:
                 raise NotationError(f"play {index}: the trick's roem was claimed, say how")
             decision = Action.parse(claims.pop(0))
             if solve:
-                claim_reviews.append(review(deal, decision))
+                mine = seat is None or deal.turn == seat
+                claim_reviews.append(review(deal, decision) if mine else None)
             deal.apply(deal.turn, decision)
     answer: dict[str, Any] = {"legal": legal, "tricks": [t.to_dict() for t in deal.tricks]}
     answer["result"] = deal.result.to_dict() if deal.result else None

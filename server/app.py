@@ -31,6 +31,7 @@ from .logs import log
 from .metrics import Metrics
 from .peer import CLOSE_RESTART
 from .ports import Ports
+from .review import Reviews
 from .router import ROOM, TOURNAMENT, Ref, Router
 from .session import Session
 from .store.base import Store, StoreError
@@ -73,8 +74,9 @@ class Server:
         self.lobby.subscribe(self.events)
         self.tournaments.subscribe(self.events)
         self.daily.subscribe(self.events)
+        reviews = Reviews(store, self.bots, self.daily)
         self.session = Session(
-            self.router, self.lobby, self.identity, self.rooms, store, self.daily
+            self.router, self.lobby, self.identity, self.rooms, store, self.daily, reviews
         )
         self.http = Endpoints(
             self.router, self.metrics, store, self.daily,

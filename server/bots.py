@@ -31,6 +31,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING, Any
 
 from engine.policies import HeuristicPolicy, StrongPolicy, policy
+from engine.review import review_deal
 from engine.views import View
 
 from .errors import Unavailable
@@ -63,6 +64,12 @@ def advise(view: View, seed: str, budget: int) -> tuple[dict[str, Any], float]:
     values = {str(a): round(v, 1) for a, v in advice.values.items()}
     answer = {"action": str(advice.action), "reason": advice.reason, "values": values}
     return answer, time.perf_counter() - started
+
+
+def review(record: dict[str, Any], number: int, seat: int | None) -> tuple[dict[str, Any], float]:
+    """Deal ``number`` of a finished match reviewed for ``seat`` (see engine.review)."""
+    started = time.perf_counter()
+    return review_deal(record, number, seat), time.perf_counter() - started
 
 
 def fallback(view: View, seed: str) -> str:
@@ -153,7 +160,7 @@ class Bots:
             raise RuntimeError("the bots are closed")
         if self._pool is None:
             context = multiprocessing.get_context("forkserver")
-            context.set_forkserver_preload(["engine.policies", "server.bots"])
+            context.set_forkserver_preload(["engine.policies", "engine.review", "server.bots"])
             self._pool = concurrent.futures.ProcessPoolExecutor(self.workers, context)
         return self._pool
 
@@ -165,6 +172,18 @@ class Bots:
             pool, self._pool = self._pool, None
         if pool is not None:
             await asyncio.to_thread(pool.shutdown, True, cancel_futures=True)
+
+    def review(
+        self, record: dict[str, Any], number: int, seat: int | None
+    ) -> asyncio.Future[dict[str, Any]]:
+        """A deal of a finished match solved for ``seat`` (:func:`review`);
+        :class:`Unavailable` when the pool is full."""
+        self.metrics.bot_searches.labels(STRONG, "review").inc()
+        searched = self.submit(review, record, number, seat)
+        if searched is None:
+            self.metrics.bot_fallbacks.labels("review").inc()
+            raise Unavailable(BOTS_BUSY, "the server is busy thinking: ask again", RETRY_AFTER)
+        return _first(searched)
 
 
 def _done(value: Any) -> asyncio.Future[Any]:

@@ -221,6 +221,14 @@ class DailyAlltime(_Msg):
     limit: Limit = 20
 
 
+class Review(_Msg):
+    """One deal of a finished match, all hands shown, your plays against the solver."""
+
+    type: Literal["review"]
+    match_id: RoomId
+    deal: Annotated[int, Field(ge=0, le=1000)] = 0
+
+
 class GetRecord(_Msg):
     type: Literal["get_record"]
     match_id: RoomId
@@ -229,7 +237,7 @@ class GetRecord(_Msg):
 ClientMessage = Annotated[
     Hello | Ping | LobbySubscribe | LobbyUnsubscribe | CreateRoom | TakeSeat | LeaveRoom
     | AddCpu | RemoveSeat | Ready | Watch | Act | Back | Resume | Chat | Hint | GetRecord
-    | SetNickname | NewGame | DailyStart | DailyBoard | DailyAlltime
+    | SetNickname | NewGame | DailyStart | DailyBoard | DailyAlltime | Review
     | TournamentRegister | TournamentUnregister | TournamentLeave | TournamentWatch,
     Field(discriminator="type"),
 ]  # fmt: skip
@@ -238,7 +246,7 @@ CLIENT_TYPES = frozenset(
     m.model_fields["type"].annotation.__args__[0]  # type: ignore[union-attr]
     for m in (Hello, Ping, LobbySubscribe, LobbyUnsubscribe, CreateRoom, TakeSeat, LeaveRoom,
               AddCpu, RemoveSeat, Ready, Watch, Act, Back, Resume, Chat, Hint, GetRecord,
-              SetNickname, NewGame, DailyStart, DailyBoard, DailyAlltime,
+              SetNickname, NewGame, DailyStart, DailyBoard, DailyAlltime, Review,
               TournamentRegister, TournamentUnregister, TournamentLeave, TournamentWatch)
 )  # fmt: skip
 
@@ -400,6 +408,18 @@ class DailyBoardOut(_Msg):
     best: list[dict[str, Any]] | None = None
 
 
+class ReviewOut(_Msg):
+    """The reply to ``review``: a finished deal and the reviewer's plays, solved."""
+
+    type: Literal["review"]
+    match_id: str
+    seat: int | None = Field(description="Your seat in the match; null if you did not play.")
+    number: int
+    deals: int
+    deal: dict[str, Any] = Field(description="The deal record: hands, plays, tricks, result.")
+    plays: list[dict[str, Any]]
+
+
 class NicknameOut(_Msg):
     """The reply to ``set_nickname``: the nickname you now have."""
 
@@ -419,7 +439,7 @@ class DailyAlltimeOut(_Msg):
 ServerMessage = Annotated[
     Welcome | ErrorMsg | Pong | Lobby | LobbyRoom | LobbyRoomGone | Snapshot | Update
     | ChatOut | HintOut | Record | LobbyTournament | LobbyTournamentGone | TournamentStatus
-    | LobbyPresence | NicknameOut | DailyBoardOut | DailyAlltimeOut,
+    | LobbyPresence | NicknameOut | DailyBoardOut | DailyAlltimeOut | ReviewOut,
     Field(discriminator="type"),
 ]  # fmt: skip
 

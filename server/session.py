@@ -19,6 +19,7 @@ from .connection import Client
 from .daily import Daily
 from .lobby import Identity, Lobby
 from .logs import log
+from .review import Reviews
 from .router import ROOM, TOURNAMENT, Ref, Router
 from .store.base import Store
 from .table.rooms import Rooms
@@ -42,6 +43,7 @@ class Session:
     rooms: Rooms
     store: Store
     daily: Daily
+    reviews: Reviews
 
     async def serve(self, client: Client) -> None:
         """Read the connection's frames until it closes; then let go of everything."""
@@ -104,6 +106,9 @@ class Session:
                 client.nickname = await self.identity.rename(client.player_id, m.nickname)
                 answer = {"type": "nickname", "player_id": client.player_id}
                 client.send(reply(m, {**answer, "nickname": client.nickname}))
+            case p.Review():
+                review = await self.reviews.review(client.player_id, m.match_id, m.deal)
+                client.send(reply(m, {"type": "review", **review}))
             case p.NewGame():
                 await self.rooms.new_game(client, m)
             case p.DailyStart():

@@ -646,6 +646,17 @@ async def nickname_taken(tmp_path: Path) -> None:
         await refused(bob, frame, "nickname_taken", (ann,), state)
 
 
+@provokes("no_such_deal")
+async def no_such_deal(tmp_path: Path) -> None:
+    async with server(tmp_path) as h:
+        ann = await h.client("ann")
+        message = {"type": "new_game", "level": "random", "rules": {"deals": 1}}
+        room_id = (await ann.request(message, "snapshot"))["room_id"]
+        await play_until([ann], room_id, lambda: ann.tables[room_id].over)
+        await drain(ann)
+        await refused(ann, {"type": "review", "match_id": room_id, "deal": 1}, "no_such_deal")
+
+
 @provokes("daily_not_over")
 async def daily_not_over(tmp_path: Path) -> None:
     async with server(tmp_path, daily_deals=1) as h:

@@ -39,6 +39,7 @@ SERVER_TYPES = {
     "lobby_tournament_gone",
     "tournament",
     "nickname",
+    "review",
     "daily_board",
     "daily_alltime",
 }

@@ -1,0 +1,53 @@
+"""Match review: a finished match, deal by deal, with all hands shown and the reviewer's
+own plays solved against the best open-card play (:mod:`engine.review`).
+
+Only finished matches have a record, so a running match cannot be reviewed; a daily game
+only once its day is over (its record holds the day's seed).  The reviewer's seat is the
+one it held when the match started; the solving runs in the bot workers.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .protocol import ProtocolError
+from .table.entries import Started, decode
+from .table.room import Room
+
+if TYPE_CHECKING:
+    from .bots import Bots
+    from .daily import Daily
+    from .store.base import LogEntry, Store
+
+
+def starting_seats(room_id: str, log: list[LogEntry]) -> list[str | None]:
+    """Who sat where when the room's match started (None: a CPU or nobody)."""
+    entries = []
+    for item in log:
+        entries.append(decode(item.entry))
+        if isinstance(entries[-1], Started):
+            break
+    return [seat.player for seat in Room.from_log(room_id, entries).seats]
+
+
+class Reviews:
+    def __init__(self, store: Store, bots: Bots, daily: Daily) -> None:
+        self.store = store
+        self.bots = bots
+        self.daily = daily
+
+    async def review(self, player_id: str, match_id: str, number: int) -> dict[str, Any]:
+        """Deal ``number`` of finished match ``match_id``, reviewed for ``player_id``'s seat
+        (no plays solved for a player who did not play it)."""
+        record = await self.store.match(match_id)
+        if record is None:
+            raise ProtocolError("no_such_match", f"no finished match {match_id!r}")
+        if self.daily.hidden(record):
+            raise ProtocolError("daily_not_over", "a daily game's review opens after its day")
+        seats = starting_seats(match_id, await self.store.log(match_id, 0))
+        seat = seats.index(player_id) if player_id in seats else None
+        try:
+            answer = await self.bots.review(record, number, seat)
+        except IndexError as err:
+            raise ProtocolError("no_such_deal", str(err)) from None
+        return {"match_id": match_id, "seat": seat, **answer}
