@@ -1,4 +1,5 @@
-"""Daily boards at scale: serving board pages over HTTP, and recording a finished game.
+"""Boards at scale: serving board pages and profiles over HTTP, and recording a finished
+game (a daily game's result; a rated match's ratings, counters and history).
 
 Loads ``--players`` players (default 20,000) and ``--results`` finished daily games
 (default 100,000: ``--days`` past days of ``results / days`` players each, 16 deals a game)
@@ -8,14 +9,20 @@ into a fresh SQLite file in one bulk transaction, starts a real server on it, th
 - ``alltime_first``: the first ``GET /leaderboard/daily/alltime`` (it closes every loaded
   day into the all-time board, in the database), then ``alltime_page``: later pages;
 - ``record``: ``Store.finish_daily`` of a new finished game (the total, 16 deal scores and
-  the field, in one transaction; what a daily game's end costs).
+  the field, in one transaction; what a daily game's end costs);
+- with ``--rated`` players (default 20,000, each with a rating, counters, 10 rated matches
+  of history and ratings, some tournament places): ``rating_page``,
+  ``GET /leaderboard/rating?offset=<random>&limit=20``; ``profile``,
+  ``GET /players/<random player>``; ``rated_record``, the recording of one finished rated
+  match of four of them (``Players.ended``: the ratings read, rated and written, the four
+  players' counters, history lines and rating history, in one transaction).
 
 Each figure is the median and p99 of ``--requests`` runs, in milliseconds, from one
 client over loopback (the requests one at a time, a connection each; ``healthz`` is that
-floor: a request that reads nothing).  Profiles and ratings are not built
-yet: they join this bench when they are.
+floor: a request that reads nothing).
 
-Usage: ``python bench/boards.py [--players N] [--results N] [--days N] [--requests N]``.
+Usage: ``python bench/boards.py [--players N] [--results N] [--days N] [--rated N]
+[--requests N]``.
 The last line is the figures as one JSON object.
 """
 
@@ -38,7 +45,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from server.app import Server
 from server.config import Settings
-from server.store.base import DailyAttempt
+from server.events import MatchEnded
+from server.players.stats import SeatStats
+from server.store.base import BOARD_MIN_MATCHES, DailyAttempt
 
 DEALS = 16
 
@@ -86,6 +95,42 @@ def load(path: Path, players: int, results: int, days: list[str], rng: random.Ra
     conn.close()
 
 
+def load_rated(path: Path, rated: int, rng: random.Random) -> None:
+    """``rated`` players with ratings (most on the board), profile counters, 10 rated
+    matches each (history lines and ratings) and a few tournament places."""
+    conn = sqlite3.connect(path)
+    history, lines, ratings, stats, places = [], [], [], [], []
+    listed = 0
+    for i in range(rated):
+        pid = f"p_{i:06}"
+        matches = rng.randrange(1, 120)
+        listed += matches >= BOARD_MIN_MATCHES
+        mu, sigma = rng.gauss(25, 4), max(1.0, 8.3 - matches * 0.05)
+        ratings.append((pid, mu, sigma, matches, mu - 3 * sigma))
+        wins = rng.randrange(matches + 1)
+        deals = matches * 16
+        stats.append((pid, matches, wins, deals, deals * 80, deals // 4, deals // 40, 3, 900))
+        for n in range(10):
+            at = 1_700_000_000.0 + n * 3600 + i
+            match_id = f"r_{i:06}_{n}"
+            history.append((pid, at, match_id, mu, sigma, mu - 3 * sigma))
+            lines.append((pid, match_id, at, "casual", None, None, 1, n % 4, n % 2, 0,
+                           1500, 1200, 0.5))  # fmt: skip
+        if i % 4 == 0:
+            places.append((pid, f"t_{i % 500}", 1 + i % 4, None, 1_700_000_000.0 + i))
+    with conn:
+        conn.executemany("INSERT INTO ratings VALUES (?, ?, ?, ?, ?)", ratings)
+        conn.execute("UPDATE rating_board SET players = ? WHERE id = 1", (listed,))
+        conn.executemany("INSERT INTO rating_history VALUES (?, ?, ?, ?, ?, ?)", history)
+        conn.executemany("INSERT INTO player_stats VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", stats)
+        conn.executemany(
+            "INSERT INTO player_matches VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", lines
+        )
+        conn.executemany("INSERT INTO player_places VALUES (?, ?, ?, ?, ?)", places)
+    conn.execute("ANALYZE")
+    conn.close()
+
+
 def get(port: int, path: str) -> float:
     """The milliseconds of one GET (the body read); a non-200 stops the bench."""
     direct = urllib.request.build_opener(urllib.request.ProxyHandler({}))
@@ -116,6 +161,7 @@ async def run(args: argparse.Namespace) -> dict[str, object]:
     days = days_before(today, args.days)
     started = time.perf_counter()
     load(Path(settings.db), args.players, args.results, days, rng)
+    load_rated(Path(settings.db), min(args.rated, args.players), rng)
     loaded = time.perf_counter() - started
     server = Server(settings)
     await server.start()
@@ -142,6 +188,28 @@ async def run(args: argparse.Namespace) -> dict[str, object]:
             start = time.perf_counter()
             await server.store.finish_daily(attempt.day, attempt.player_id, sum(points), points, 1)
             record.append((time.perf_counter() - start) * 1000)
+        rated = min(args.rated, args.players)
+        rating_page = [
+            await asyncio.to_thread(
+                get, port, f"/leaderboard/rating?offset={rng.randrange(rated // 2)}&limit=20"
+            )
+            for _ in range(args.requests)
+        ]
+        profile = [
+            await asyncio.to_thread(get, port, f"/players/p_{rng.randrange(rated):06}")
+            for _ in range(args.requests)
+        ]
+        rated_record = []
+        for i in range(args.requests):
+            four = tuple(f"p_{n:06}" for n in rng.sample(range(rated), 4))
+            part = SeatStats(16, 1300, 4, 1, 0, 60)
+            event = MatchEnded(
+                f"r_bench_{i}", None, i % 2, (1700, 1400), {}, four, "casual", None, (),
+                True, four, (part,) * 4,
+            )  # fmt: skip
+            start = time.perf_counter()
+            await server.players.ended(event)
+            rated_record.append((time.perf_counter() - start) * 1000)
     finally:
         await server.stop()
     return {
@@ -156,6 +224,10 @@ async def run(args: argparse.Namespace) -> dict[str, object]:
         "alltime_first_ms": round(first, 1),
         "alltime_page": spread(alltime),
         "record": spread(record),
+        "rated_players": min(args.rated, args.players),
+        "rating_page": spread(rating_page),
+        "profile": spread(profile),
+        "rated_record": spread(rated_record),
     }
 
 
@@ -164,6 +236,7 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=20_000)
     parser.add_argument("--results", type=int, default=100_000)
     parser.add_argument("--days", type=int, default=50)
+    parser.add_argument("--rated", type=int, default=20_000)
     parser.add_argument("--requests", type=int, default=500)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()

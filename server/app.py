@@ -30,12 +30,14 @@ from .lobby import Identity, Lobby
 from .logs import log
 from .metrics import Metrics
 from .peer import CLOSE_RESTART
+from .players.service import Players
 from .ports import Ports
 from .review import Reviews
 from .router import ROOM, TOURNAMENT, Ref, Router
 from .session import Session
 from .store.base import Store, StoreError
 from .store.factory import open_store
+from .table.rematch import Rematches
 from .table.room import PLAYING
 from .table.rooms import Rooms
 from .tournament.tournaments import Tournaments
@@ -74,12 +76,16 @@ class Server:
         self.lobby.subscribe(self.events)
         self.tournaments.subscribe(self.events)
         self.daily.subscribe(self.events)
+        self.players = Players(ports, store, self.daily)
+        self.players.subscribe(self.events)
         reviews = Reviews(store, self.bots, self.daily)
+        rematches = Rematches(store, self.rooms, self.lobby)
         self.session = Session(
-            self.router, self.lobby, self.identity, self.rooms, store, self.daily, reviews
-        )
+            self.router, self.lobby, self.identity, self.rooms, store, self.daily, reviews,
+            rematches, self.players,
+        )  # fmt: skip
         self.http = Endpoints(
-            self.router, self.metrics, store, self.daily,
+            self.router, self.metrics, store, self.daily, self.players,
             self.cluster.node if self.cluster else None,
         )  # fmt: skip
         self.metrics.rooms.set_function(lambda: len(self.router.held(ROOM)))

@@ -27,19 +27,23 @@ from .router import ROOM, TOURNAMENT, Router
 
 if TYPE_CHECKING:
     from .daily import Daily
+    from .players.service import Players
     from .store.base import Store
 
 PUBLIC_BOARD = "public, max-age=60"  # a past day's late finishers still join its board
+PUBLIC_PLAYERS = "public, max-age=30"  # the rating board and profiles
 
 
 class Endpoints:
     def __init__(
-        self, router: Router, metrics: Metrics, store: Store, daily: Daily, node: str | None
-    ) -> None:
+        self, router: Router, metrics: Metrics, store: Store, daily: Daily, players: Players,
+        node: str | None,
+    ) -> None:  # fmt: skip
         self.router = router
         self.metrics = metrics
         self.store = store
         self.daily = daily
+        self.players = players
         self.node = node
         self.files = static.load()  # the browser client
         self.rules = json.dumps(describe()).encode()
@@ -77,7 +81,29 @@ class Endpoints:
             except Refused as err:
                 status = HTTPStatus.FORBIDDEN if err.code == "daily_not_finished" else 400
                 return refusal(HTTPStatus(status), err.code, err.message)
+        if path == "/leaderboard/rating" or path.startswith("/players/"):
+            try:
+                return await self.player_pages(path, request)
+            except Refused as err:
+                status = HTTPStatus.NOT_FOUND if err.code == "no_such_player" else 400
+                return refusal(HTTPStatus(status), err.code, err.message)
         return response(HTTPStatus.NOT_FOUND, b"not found\n", "text/plain")
+
+    async def player_pages(self, path: str, request: Request) -> Response:
+        """The rating board (the token's own row with a token) and a player's profile."""
+        query = _query(request.path, {"offset", "limit"})
+        offset = _number(query, "offset", 0, 0, 1_000_000)
+        limit = _number(query, "limit", 20, 1, BOARD_PAGE)
+        if path == "/leaderboard/rating":
+            viewer = await self._viewer(request)
+            body = await self.players.board(viewer, offset, limit)
+            cache = PUBLIC_PLAYERS if viewer is None else "private, max-age=30"
+            return response(HTTPStatus.OK, _json(body), "application/json", cache=cache)
+        player_id = path.removeprefix("/players/")
+        if not 1 <= len(player_id) <= 40:
+            raise ProtocolError("no_such_player", "no such player")
+        body = await self.players.profile(player_id, offset, limit)
+        return response(HTTPStatus.OK, _json(body), "application/json", cache=PUBLIC_PLAYERS)
 
     async def board(self, path: str, request: Request) -> Response:
         query = _query(request.path, {"date", "offset", "limit"})

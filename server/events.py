@@ -1,7 +1,7 @@
 """Domain events: what the rooms and tournaments of this node publish once it is durable.
 
-They are the extension point.  The lobby, tournaments (and later ratings, profiles and the
-daily game) subscribe to the types they care about; no actor knows its subscribers, and no
+They are the extension point.  The lobby, tournaments, the daily game, and profiles and
+ratings subscribe to the types they care about; no actor knows its subscribers, and no
 subscriber reaches into an actor.  A finished room may be replayed after a restart or a
 takeover and publish its ending again, so every subscriber is idempotent per match.
 """
@@ -11,9 +11,12 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from .logs import log
+
+if TYPE_CHECKING:
+    from .players.stats import SeatStats
 
 E = TypeVar("E")
 Handler = Callable[[Any], Awaitable[None] | None]
@@ -47,6 +50,20 @@ class MatchEnded:
     mode: str = "casual"  # the room's kind of game (server.table.entries)
     day: str | None = None  # a daily game's day
     scores: tuple[tuple[int, int], ...] = ()  # each deal's points, by team
+    rated: bool = False  # a rated room whose four seats were humans at the start
+    starters: tuple[str | None, ...] = (None, None, None, None)  # by seat at the start
+    stats: tuple[SeatStats, ...] = ()  # by seat: each starter's part (server.players.stats)
+    abandoned: frozenset[str] = frozenset()  # starters who did not finish it: a CPU took
+    # their seat, or the server was playing it (away) when the match ended
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentEnded:
+    """A tournament finished: its players' places (CPUs and who left are not among them).
+    Published again if its node stopped before its status was stored."""
+
+    tournament_id: str
+    places: tuple[tuple[str, int, str | None], ...]  # (player, place, prize)
 
 
 @dataclass(frozen=True, slots=True)

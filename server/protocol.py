@@ -85,6 +85,7 @@ class CreateRoom(_Msg):
     move_seconds: Annotated[int, Field(ge=MOVE_SECONDS[0], le=MOVE_SECONDS[1])] = MOVE_SECONDS[2]
     private: bool = False
     seat: Seat | None = 0  # where the creator sits; None to only watch
+    rated: bool | None = None  # default: public rooms are rated, private ones not
 
 
 class TakeSeat(_Msg):
@@ -229,16 +230,41 @@ class Review(_Msg):
     deal: Annotated[int, Field(ge=0, le=1000)] = 0
 
 
+class Rematch(_Msg):
+    """Accept a rematch of a finished match you played: same players, seats rotated."""
+
+    type: Literal["rematch"]
+    room_id: RoomId
+
+
 class GetRecord(_Msg):
     type: Literal["get_record"]
     match_id: RoomId
 
 
+class GetProfile(_Msg):
+    """A player's profile (yours by default), with a page of their match history."""
+
+    type: Literal["get_profile"]
+    player_id: RoomId | None = None
+    offset: Offset = 0
+    limit: Limit = 20
+
+
+class RatingBoard(_Msg):
+    """The rating board: players by conservative rating (mu - 3 sigma)."""
+
+    type: Literal["rating_board"]
+    offset: Offset = 0
+    limit: Limit = 20
+
+
 ClientMessage = Annotated[
     Hello | Ping | LobbySubscribe | LobbyUnsubscribe | CreateRoom | TakeSeat | LeaveRoom
     | AddCpu | RemoveSeat | Ready | Watch | Act | Back | Resume | Chat | Hint | GetRecord
-    | SetNickname | NewGame | DailyStart | DailyBoard | DailyAlltime | Review
-    | TournamentRegister | TournamentUnregister | TournamentLeave | TournamentWatch,
+    | SetNickname | NewGame | DailyStart | DailyBoard | DailyAlltime | Review | Rematch
+    | TournamentRegister | TournamentUnregister | TournamentLeave | TournamentWatch
+    | GetProfile | RatingBoard,
     Field(discriminator="type"),
 ]  # fmt: skip
 _CLIENT = TypeAdapter(ClientMessage)
@@ -246,8 +272,9 @@ CLIENT_TYPES = frozenset(
     m.model_fields["type"].annotation.__args__[0]  # type: ignore[union-attr]
     for m in (Hello, Ping, LobbySubscribe, LobbyUnsubscribe, CreateRoom, TakeSeat, LeaveRoom,
               AddCpu, RemoveSeat, Ready, Watch, Act, Back, Resume, Chat, Hint, GetRecord,
-              SetNickname, NewGame, DailyStart, DailyBoard, DailyAlltime, Review,
-              TournamentRegister, TournamentUnregister, TournamentLeave, TournamentWatch)
+              SetNickname, NewGame, DailyStart, DailyBoard, DailyAlltime, Review, Rematch,
+              TournamentRegister, TournamentUnregister, TournamentLeave, TournamentWatch,
+              GetProfile, RatingBoard)
 )  # fmt: skip
 
 
@@ -408,6 +435,16 @@ class DailyBoardOut(_Msg):
     best: list[dict[str, Any]] | None = None
 
 
+class RematchOut(_Msg):
+    """A rematch was accepted: to every player of the match, wherever connected."""
+
+    type: Literal["rematch"]
+    room_id: str = Field(description="The finished match's room.")
+    accepted: list[str] = Field(description="The players who accepted (ids).")
+    waiting: list[str] = Field(description="The players still to accept (ids).")
+    new_room_id: str | None = Field(description="The new table, once everyone accepted.")
+
+
 class ReviewOut(_Msg):
     """The reply to ``review``: a finished deal and the reviewer's plays, solved."""
 
@@ -428,6 +465,37 @@ class NicknameOut(_Msg):
     nickname: str
 
 
+class ProfileOut(_Msg):
+    """The reply to ``get_profile``."""
+
+    type: Literal["profile"]
+    player_id: str
+    nickname: str
+    matches: int
+    wins: int
+    deals: int
+    points: int
+    points_per_deal: float | None
+    chooser_deals: int
+    nat: int
+    pits: int
+    roem: int
+    rating: dict[str, Any] | None = Field(description="Null before a first rated match.")
+    rating_history: list[dict[str, Any]] = Field(description="The latest first.")
+    tournaments: dict[str, Any]
+    offset: int
+    history: list[dict[str, Any]] = Field(description="Matches, the latest first.")
+
+
+class RatingBoardOut(_Msg):
+    type: Literal["rating_board"]
+    min_matches: int
+    players: int
+    offset: int
+    rows: list[dict[str, Any]]
+    you: dict[str, Any] | None
+
+
 class DailyAlltimeOut(_Msg):
     type: Literal["daily_alltime"]
     min_days: int
@@ -439,7 +507,8 @@ class DailyAlltimeOut(_Msg):
 ServerMessage = Annotated[
     Welcome | ErrorMsg | Pong | Lobby | LobbyRoom | LobbyRoomGone | Snapshot | Update
     | ChatOut | HintOut | Record | LobbyTournament | LobbyTournamentGone | TournamentStatus
-    | LobbyPresence | NicknameOut | DailyBoardOut | DailyAlltimeOut | ReviewOut,
+    | LobbyPresence | NicknameOut | DailyBoardOut | DailyAlltimeOut | ReviewOut | RematchOut
+    | ProfileOut | RatingBoardOut,
     Field(discriminator="type"),
 ]  # fmt: skip
 

@@ -19,9 +19,11 @@ from .connection import Client
 from .daily import Daily
 from .lobby import Identity, Lobby
 from .logs import log
+from .players.service import Players
 from .review import Reviews
 from .router import ROOM, TOURNAMENT, Ref, Router
 from .store.base import Store
+from .table.rematch import Rematches
 from .table.rooms import Rooms
 
 ROOM_COMMANDS = (
@@ -44,6 +46,8 @@ class Session:
     store: Store
     daily: Daily
     reviews: Reviews
+    rematches: Rematches
+    players: Players
 
     async def serve(self, client: Client) -> None:
         """Read the connection's frames until it closes; then let go of everything."""
@@ -109,6 +113,8 @@ class Session:
             case p.Review():
                 review = await self.reviews.review(client.player_id, m.match_id, m.deal)
                 client.send(reply(m, {"type": "review", **review}))
+            case p.Rematch():
+                await self.rematches.accept(client, m.room_id)
             case p.NewGame():
                 await self.rooms.new_game(client, m)
             case p.DailyStart():
@@ -119,6 +125,13 @@ class Session:
             case p.DailyAlltime():
                 board = await self.daily.alltime(m.offset, m.limit)
                 client.send(reply(m, {"type": "daily_alltime", **board}))
+            case p.GetProfile():
+                who = m.player_id or client.player_id
+                profile = await self.players.profile(who, m.offset, m.limit)
+                client.send(reply(m, {"type": "profile", **profile}))
+            case p.RatingBoard():
+                board = await self.players.board(client.player_id, m.offset, m.limit)
+                client.send(reply(m, {"type": "rating_board", **board}))
 
     async def record(self, client: Client, m: p.GetRecord) -> None:
         record = await self.store.match(m.match_id)

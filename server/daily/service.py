@@ -115,8 +115,8 @@ class Daily:
 
     async def _attempt(self, day: str, player: str) -> DailyAttempt | None:
         """``player``'s attempt of ``day``, recorded as finished if its match record says
-        so: the record is stored before anyone hears the match ended, the ending is
-        published after (or, after a crash in between, when the room is next loaded)."""
+        so: the record is stored first, then the ending is published (or, after a crash in
+        between, when the room is next loaded), and only then does anyone hear of it."""
         attempt = await self.store.daily_attempt(day, player)
         if attempt is None or attempt.finished:
             return attempt

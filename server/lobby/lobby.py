@@ -55,6 +55,13 @@ class Lobby:
             if self.relay is not None:
                 self.relay.to_players(e.players, frame)
 
+    def tell(self, players: frozenset[str], message: dict[str, Any]) -> None:
+        """Send ``message`` to every connection of these players, on every node."""
+        frame = encode(message)
+        self.to_players(players, frame)
+        if self.relay is not None:
+            self.relay.to_players(players, frame)
+
     def to_players(self, players: frozenset[str], frame: str) -> None:
         """Send ``frame`` to every connection of these players to this process."""
         for player in players:

@@ -8,8 +8,9 @@ durable (committed), so a caller may broadcast after it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Protocol
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple, Protocol
 
 
 class StoreError(Exception):
@@ -110,6 +111,128 @@ class AlltimeRow:
     average: float
 
 
+BOARD_MIN_MATCHES = 10  # rated matches before the rating board lists a player (the
+# partial index ratings_board of migration 0006 holds exactly those rows)
+
+Belief = tuple[float, float]  # a rating's (mu, sigma)
+
+
+class NewRating(NamedTuple):
+    """A player's rating after a match, and how much its conservative value moved."""
+
+    mu: float
+    sigma: float
+    conservative: float
+    change: float
+
+
+# Every rated player's belief before a match (new players absent) -> their new ratings.
+Rater = Callable[[dict[str, Belief]], dict[str, NewRating]]
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerResult:
+    """A human starter's part of a finished match, as its profile counts it."""
+
+    player_id: str
+    seat: int
+    won: bool
+    left: bool  # abandoned (a CPU finished the match in their seat): a loss
+    score: tuple[int, int]  # the match totals: their team's, the other team's
+    deals: int = 0
+    points: int = 0
+    chooser: int = 0
+    nat: int = 0
+    pits: int = 0
+    roem: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class MatchResult:
+    """A finished match for profiles and ratings, recorded once (``record_match``)."""
+
+    match_id: str
+    at: float
+    mode: str
+    tournament: str | None
+    day: str | None
+    rated: bool
+    players: tuple[PlayerResult, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RatingRow:
+    player_id: str
+    nickname: str
+    mu: float
+    sigma: float
+    matches: int
+    conservative: float
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerStats:
+    matches: int = 0
+    wins: int = 0
+    deals: int = 0
+    points: int = 0
+    chooser: int = 0
+    nat: int = 0
+    pits: int = 0
+    roem: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class MatchLine:
+    """One match of a player's history."""
+
+    match_id: str
+    at: float
+    mode: str
+    tournament: str | None
+    day: str | None
+    rated: bool
+    seat: int
+    won: bool
+    left: bool
+    score: tuple[int, int]
+    rating_change: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class RatingPoint:
+    """A player's rating after one rated match."""
+
+    match_id: str
+    at: float
+    mu: float
+    sigma: float
+    conservative: float
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceRow:
+    tournament_id: str
+    place: int
+    prize: str | None
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class Profile:
+    """Everything a profile shows, read at once (each part along an index)."""
+
+    player_id: str
+    nickname: str
+    stats: PlayerStats
+    rating: RatingRow | None
+    rank: int | None  # on the rating board, if listed
+    ratings: list[RatingPoint]  # the latest first
+    matches: list[MatchLine]  # the page asked for, the latest first
+    places: list[PlaceRow]  # the latest first
+    place_counts: dict[int, int] = field(default_factory=dict)  # place -> tournaments
+
+
 @dataclass(frozen=True, slots=True)
 class LogEntry:
     room_id: str
@@ -183,6 +306,16 @@ class Store(Protocol):
 
     async def match(self, match_id: str) -> dict[str, Any] | None: ...
 
+    # -- rematches ------------------------------------------------------------------------
+
+    async def accept_rematch(self, room_id: str, player_id: str) -> list[str]:
+        """Note that ``player_id`` accepts a rematch of finished room ``room_id``; every
+        player who has, in id order."""
+
+    async def claim_rematch(self, room_id: str, new_room_id: str) -> str:
+        """The room of ``room_id``'s rematch: ``new_room_id`` if none was named before (the
+        first caller wins, on every node), else the one named."""
+
     # -- the daily game (every query below reads through an index) -------------------------
 
     async def secret(self, name: str, fresh: str) -> str:
@@ -229,3 +362,30 @@ class Store(Protocol):
         """Players with at least ``min_days`` closed days, by mean difference, best first."""
 
     async def alltime_count(self, min_days: int) -> int: ...
+
+    # -- profiles and ratings (every query below reads through an index) ------------------
+
+    async def record_match(self, result: MatchResult, rate: Rater | None) -> bool:
+        """Record a finished match once, atomically: each player's counters and history
+        line and, with ``rate`` (a rated match), every player's new rating, computed by
+        ``rate`` from their current beliefs (a new player has none) and added to their
+        rating history.  False, and nothing written,
+        if the match was recorded before (by any node).  Concurrent recordings of matches
+        sharing a player read and write that player's rating one after the other."""
+
+    async def record_places(
+        self, tournament_id: str, at: float, places: list[tuple[str, int, str | None]]
+    ) -> bool:
+        """Record each ``(player, place, prize)`` of a finished tournament once; False if
+        they were recorded before."""
+
+    async def rating_board(self, offset: int, limit: int) -> tuple[int, list[RatingRow]]:
+        """How many players the rating board lists (``BOARD_MIN_MATCHES`` rated matches),
+        and a page of them: the highest conservative rating first, then by player id."""
+
+    async def rating_of(self, player_id: str) -> tuple[RatingRow, int | None] | None:
+        """A player's rating and its rank on the board (None if not listed)."""
+
+    async def profile(self, player_id: str, offset: int, limit: int, recent: int) -> Profile | None:
+        """A player's profile: ``limit`` matches of their history from ``offset``, the
+        ``recent`` latest ratings and places.  None for an unknown player."""

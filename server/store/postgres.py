@@ -41,12 +41,17 @@ import asyncpg
 
 from server.store import rows as codec
 from server.store.base import (
+    BOARD_MIN_MATCHES,
     AlltimeRow,
     DailyAttempt,
     DailyRow,
     Fenced,
     LogEntry,
+    MatchResult,
     PlayerRow,
+    Profile,
+    Rater,
+    RatingRow,
     RoomRow,
     StoreError,
     TournamentRow,
@@ -54,7 +59,7 @@ from server.store.base import (
 )
 from server.store.migrations import check_newer, list_migrations
 
-__all__ = ["DAILY_BOARD", "PostgresStore", "migration_lock_key"]
+__all__ = ["DAILY_BOARD", "PROFILE_QUERIES", "RATING_BOARD", "PostgresStore", "migration_lock_key"]
 
 CONNECT_TIMEOUT_S = 5.0  # establishing a connection, or waiting for a free one
 COMMAND_TIMEOUT_S = 5.0  # one statement
@@ -113,6 +118,82 @@ _CLOSE_DAY = (
     " diff_sum = daily_alltime.diff_sum + excluded.diff_sum,"
     " average = (daily_alltime.diff_sum + excluded.diff_sum) / (daily_alltime.days + 1)"
 )
+
+# Profiles and ratings.  The board's queries repeat the partial index's WHERE (ratings_board).
+_LISTED = f"matches >= {BOARD_MIN_MATCHES}"
+RATING_BOARD = (  # the page along the board's index; each nickname by its key
+    "SELECT player_id, (SELECT nickname FROM players WHERE id = player_id),"
+    f" mu, sigma, matches, conservative FROM ratings WHERE {_LISTED}"
+    " ORDER BY conservative DESC, player_id LIMIT $1 OFFSET $2"
+)
+_RATING_COUNT = "SELECT players FROM rating_board WHERE id = 1"
+_BOARD_GREW = "UPDATE rating_board SET players = players + $1 WHERE id = 1"
+_RATING_OF = (
+    "SELECT r.player_id, p.nickname, r.mu, r.sigma, r.matches, r.conservative"
+    " FROM ratings r JOIN players p ON p.id = r.player_id WHERE r.player_id = $1"
+)
+_RANK = (  # 1 + the listed players above: a higher rating, or the same and a lower id
+    f"SELECT 1 + (SELECT count(*) FROM ratings WHERE {_LISTED} AND conservative > $1)"
+    f" + (SELECT count(*) FROM ratings WHERE {_LISTED} AND conservative = $1 AND player_id < $2)"
+)
+_STATS = f"SELECT {codec.STATS_COLS} FROM player_stats WHERE player_id = $1"
+_LINES = (
+    f"SELECT {codec.LINE_COLS} FROM player_matches WHERE player_id = $1"
+    " ORDER BY at DESC, match_id DESC LIMIT $2 OFFSET $3"
+)
+_POINTS = (
+    f"SELECT {codec.POINT_COLS} FROM rating_history WHERE player_id = $1"
+    " ORDER BY at DESC, match_id DESC LIMIT $2"
+)
+_PLACES = (
+    f"SELECT {codec.PLACE_COLS} FROM player_places WHERE player_id = $1"
+    " ORDER BY at DESC, tournament_id DESC LIMIT $2"
+)
+_PLACE_COUNTS = "SELECT place, count(*) FROM player_places WHERE player_id = $1 GROUP BY place"
+# Every query behind a board or a profile, with example arguments (the tests read their plans).
+PROFILE_QUERIES: dict[str, tuple[str, tuple[Any, ...]]] = {
+    "board": (RATING_BOARD, (20, 0)),
+    "count": (_RATING_COUNT, ()),
+    "rating_of": (_RATING_OF, ("p",)),
+    "rank": (_RANK, (90.0, "p")),
+    "stats": (_STATS, ("p",)),
+    "matches": (_LINES, ("p", 20, 0)),
+    "ratings": (_POINTS, ("p", 20)),
+    "places": (_PLACES, ("p", 20)),
+    "place_counts": (_PLACE_COUNTS, ("p",)),
+}
+# A match's players' rating rows, made if missing (placeholders: matches 0, replaced in the
+# same transaction), so that every one of them can be locked; then locked in id order.
+_RATING_ROWS = (
+    "INSERT INTO ratings (player_id, mu, sigma, matches, conservative)"
+    ' SELECT t.id, 0, 0, 0, 0 FROM unnest($1::text[]) AS t(id) ORDER BY t.id COLLATE "C"'
+    " ON CONFLICT DO NOTHING"
+)
+_LOCK_RATINGS = (
+    "SELECT player_id, mu, sigma, matches FROM ratings WHERE player_id = ANY($1::text[])"
+    ' ORDER BY player_id COLLATE "C" FOR UPDATE'
+)
+_SET_RATING = (
+    "UPDATE ratings SET mu = $2, sigma = $3, matches = matches + 1, conservative = $4"
+    " WHERE player_id = $1"
+)
+_ADD_POINT = (
+    f"INSERT INTO rating_history (player_id, {codec.POINT_COLS}) VALUES ($1, $2, $3, $4, $5, $6)"
+)
+_ADD_STATS = (
+    f"INSERT INTO player_stats (player_id, {codec.STATS_COLS})"
+    " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)"
+    " ON CONFLICT (player_id) DO UPDATE SET matches = player_stats.matches + 1,"
+    " wins = player_stats.wins + excluded.wins, deals = player_stats.deals + excluded.deals,"
+    " points = player_stats.points + excluded.points,"
+    " chooser = player_stats.chooser + excluded.chooser, nat = player_stats.nat + excluded.nat,"
+    " pits = player_stats.pits + excluded.pits, roem = player_stats.roem + excluded.roem"
+)
+_ADD_LINE = (
+    f"INSERT INTO player_matches (player_id, {codec.LINE_COLS})"
+    " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) ON CONFLICT DO NOTHING"
+)
+_RETRIES = 3  # a recording that deadlocks with another (PostgreSQL breaks it) is run again
 
 # Everything asyncpg or the network may raise.  (OSError covers ConnectionError and, since
 # Python 3.11, TimeoutError / asyncio.TimeoutError.)
@@ -293,6 +374,34 @@ class PostgresStore:
                 raise StoreError(f"cannot add player {player.id!r}: {exc}") from exc
 
         await self._submit(f"add player {player.id!r}", run)
+
+    async def accept_rematch(self, room_id: str, player_id: str) -> list[str]:
+        async def run(conn: _Conn) -> list[str]:
+            await conn.execute(
+                "INSERT INTO rematch_accepts (room_id, player_id) VALUES ($1, $2)"
+                " ON CONFLICT DO NOTHING",
+                room_id, player_id,
+            )  # fmt: skip
+            sql = (
+                "SELECT player_id FROM rematch_accepts WHERE room_id = $1"
+                ' ORDER BY player_id COLLATE "C"'
+            )
+            return [row[0] for row in await conn.fetch(sql, room_id)]
+
+        return await self._submit(f"accept rematch of {room_id!r}", run)
+
+    async def claim_rematch(self, room_id: str, new_room_id: str) -> str:
+        async def run(conn: _Conn) -> str:
+            await conn.execute(
+                "INSERT INTO rematches (room_id, new_room_id) VALUES ($1, $2)"
+                " ON CONFLICT DO NOTHING",
+                room_id, new_room_id,
+            )  # fmt: skip
+            # a statement of its own: it sees a row another node committed meanwhile
+            sql = "SELECT new_room_id FROM rematches WHERE room_id = $1"
+            return await conn.fetchval(sql, room_id)
+
+        return await self._submit(f"claim rematch of {room_id!r}", run)
 
     async def claim_nickname(self, player_id: str, nickname: str, key: str) -> bool:
         sql = "UPDATE players SET nickname = $1, nickname_key = $2 WHERE id = $3"
@@ -617,6 +726,94 @@ class PostgresStore:
         sql = "SELECT count(*) FROM daily_alltime WHERE days >= $1"
         return int(await self._submit("all-time count", _fetchval(sql, min_days)))
 
+    # ----------------------------------------------------------------- profiles and ratings
+
+    async def record_match(self, result: MatchResult, rate: Rater | None) -> bool:
+        """Exactly once across processes: a concurrent recording of the same match waits
+        for this one's ``recorded_matches`` row, then inserts nothing and writes nothing.
+        Rating rows are locked in player-id order before they are read."""
+
+        async def once(conn: _Conn) -> bool:
+            async with conn.transaction():
+                first = "INSERT INTO recorded_matches (match_id, at) VALUES ($1, $2)"
+                done = await conn.execute(
+                    f"{first} ON CONFLICT DO NOTHING", result.match_id, float(result.at)
+                )
+                if _rowcount(done) == 0:
+                    return False
+                changes: dict[str, float] = {}
+                if rate is not None:
+                    changes = await _rate(conn, result, rate)
+                await conn.executemany(_ADD_STATS, codec.stats_rows(result))
+                await conn.executemany(_ADD_LINE, codec.line_rows(result, changes))
+            return True
+
+        async def run(conn: _Conn) -> bool:
+            for attempt in range(_RETRIES):
+                try:
+                    return await once(conn)
+                except asyncpg.DeadlockDetectedError:
+                    if attempt == _RETRIES - 1:
+                        raise
+            raise AssertionError("unreachable")
+
+        return await self._submit(f"record match {result.match_id!r}", run)
+
+    async def record_places(
+        self, tournament_id: str, at: float, places: list[tuple[str, int, str | None]]
+    ) -> bool:
+        sql = (
+            "INSERT INTO player_places (player_id, tournament_id, place, prize, at)"
+            " SELECT t.player, $1::text, t.place, t.prize, $2::double precision"
+            " FROM unnest($3::text[], $4::int[], $5::text[]) AS t(player, place, prize)"
+            " ON CONFLICT DO NOTHING"
+        )
+        players = [player for player, _, _ in places]
+        ranks = [place for _, place, _ in places]
+        prizes = [prize for _, _, prize in places]
+
+        async def run(conn: _Conn) -> bool:
+            done = await conn.execute(sql, tournament_id, float(at), players, ranks, prizes)
+            return _rowcount(done) > 0
+
+        return await self._submit(f"record places of {tournament_id!r}", run)
+
+    async def rating_board(self, offset: int, limit: int) -> tuple[int, list[RatingRow]]:
+        async def run(conn: _Conn) -> tuple[int, list[RatingRow]]:
+            count = await conn.fetchval(_RATING_COUNT)
+            rows = await conn.fetch(RATING_BOARD, limit, offset)
+            return int(count), [codec.rating_row(row) for row in rows]
+
+        return await self._submit("rating board", run)
+
+    async def rating_of(self, player_id: str) -> tuple[RatingRow, int | None] | None:
+        return await self._submit(
+            f"rating of {player_id!r}", lambda conn: _rating_of(conn, player_id)
+        )
+
+    async def profile(self, player_id: str, offset: int, limit: int, recent: int) -> Profile | None:
+        async def run(conn: _Conn) -> Profile | None:
+            async with conn.transaction(isolation="repeatable_read", readonly=True):
+                return await read(conn)  # one snapshot: a match recorded whole or not at all
+
+        async def read(conn: _Conn) -> Profile | None:
+            sql = "SELECT nickname FROM players WHERE id = $1"
+            nickname = await conn.fetchval(sql, player_id)
+            if nickname is None:
+                return None
+            rated = await _rating_of(conn, player_id)
+            places = await conn.fetch(_PLACE_COUNTS, player_id)
+            return Profile(
+                player_id, nickname, codec.stats(await conn.fetchrow(_STATS, player_id)),
+                None if rated is None else rated[0], None if rated is None else rated[1],
+                [codec.rating_point(r) for r in await conn.fetch(_POINTS, player_id, recent)],
+                [codec.match_line(r) for r in await conn.fetch(_LINES, player_id, limit, offset)],
+                [codec.place_row(r) for r in await conn.fetch(_PLACES, player_id, recent)],
+                {place: int(n) for place, n in places},
+            )  # fmt: skip
+
+        return await self._submit(f"profile of {player_id!r}", run)
+
     # ----------------------------------------------------------------- machinery
 
     def _check_open(self) -> asyncpg.Pool:
@@ -721,6 +918,31 @@ def _fetch(sql: str, *args: Any) -> Callable[[_Conn], Awaitable[Any]]:
 
 def _fetchval(sql: str, *args: Any) -> Callable[[_Conn], Awaitable[Any]]:
     return lambda conn: conn.fetchval(sql, *args)
+
+
+async def _rate(conn: _Conn, result: MatchResult, rate: Rater) -> dict[str, float]:
+    """Rate a match's players inside its recording transaction; each one's change."""
+    ids = sorted(r.player_id for r in result.players)
+    await conn.execute(_RATING_ROWS, ids)
+    rows = await conn.fetch(_LOCK_RATINGS, ids)
+    current = {pid: (mu, sigma) for pid, mu, sigma, matches in rows if matches > 0}
+    new = rate(current)
+    if reached := sum(matches == BOARD_MIN_MATCHES - 1 for *_, matches in rows):
+        await conn.execute(_BOARD_GREW, reached)
+    at = float(result.at)
+    await conn.executemany(_SET_RATING, [(pid, *new[pid][:3]) for pid in ids])
+    await conn.executemany(_ADD_POINT, [(pid, result.match_id, at, *new[pid][:3]) for pid in ids])
+    return {pid: new[pid].change for pid in ids}
+
+
+async def _rating_of(conn: _Conn, player_id: str) -> tuple[RatingRow, int | None] | None:
+    row = await conn.fetchrow(_RATING_OF, player_id)
+    if row is None:
+        return None
+    rating = codec.rating_row(row)
+    if rating.matches < BOARD_MIN_MATCHES:
+        return rating, None
+    return rating, int(await conn.fetchval(_RANK, rating.conservative, player_id))
 
 
 async def _epoch(conn: _Conn, key: str) -> int | BaseException | None:

@@ -9,7 +9,13 @@ from .base import (
     AlltimeRow,
     DailyAttempt,
     DailyRow,
+    MatchLine,
+    MatchResult,
+    PlaceRow,
     PlayerRow,
+    PlayerStats,
+    RatingPoint,
+    RatingRow,
     RoomRow,
     StoreError,
     TournamentRow,
@@ -71,3 +77,58 @@ def daily_points(rows: Any) -> dict[str, list[int]]:
     for player_id, _number, p in rows:
         points.setdefault(player_id, []).append(p)
     return points
+
+
+# -- profiles and ratings -----------------------------------------------------------------
+
+RATING_COLS = "player_id, mu, sigma, matches, conservative"
+STATS_COLS = "matches, wins, deals, points, chooser, nat, pits, roem"
+LINE_COLS = (
+    "match_id, at, mode, tournament, day, rated, seat, won, abandoned, score_us, score_them,"
+    " rating_change"
+)
+POINT_COLS = "match_id, at, mu, sigma, conservative"
+PLACE_COLS = "tournament_id, place, prize, at"
+
+
+def rating_row(row: Any) -> RatingRow:
+    """``player_id, nickname, mu, sigma, matches, conservative``."""
+    return RatingRow(row[0], row[1], float(row[2]), float(row[3]), row[4], float(row[5]))
+
+
+def stats(row: Any) -> PlayerStats:
+    return PlayerStats(*(int(v) for v in row)) if row is not None else PlayerStats()
+
+
+def match_line(row: Any) -> MatchLine:
+    change = None if row[11] is None else float(row[11])
+    return MatchLine(
+        row[0], float(row[1]), row[2], row[3], row[4], bool(row[5]), row[6], bool(row[7]),
+        bool(row[8]), (row[9], row[10]), change,
+    )  # fmt: skip
+
+
+def rating_point(row: Any) -> RatingPoint:
+    return RatingPoint(row[0], float(row[1]), float(row[2]), float(row[3]), float(row[4]))
+
+
+def place_row(row: Any) -> PlaceRow:
+    return PlaceRow(row[0], row[1], row[2], float(row[3]))
+
+
+def stats_rows(result: MatchResult) -> list[tuple[Any, ...]]:
+    """``player_stats`` rows of one match (to add to the stored ones), by player id."""
+    return [
+        (r.player_id, 1, int(r.won), r.deals, r.points, r.chooser, r.nat, r.pits, r.roem)
+        for r in sorted(result.players, key=lambda r: r.player_id)
+    ]
+
+
+def line_rows(result: MatchResult, changes: dict[str, float]) -> list[tuple[Any, ...]]:
+    """``player_matches`` rows of one match."""
+    m = result
+    return [
+        (r.player_id, m.match_id, float(m.at), m.mode, m.tournament, m.day, int(m.rated),
+         r.seat, int(r.won), int(r.left), r.score[0], r.score[1], changes.get(r.player_id))
+        for r in m.players
+    ]  # fmt: skip

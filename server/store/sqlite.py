@@ -27,12 +27,17 @@ from typing import Any
 
 from server.store import rows as codec
 from server.store.base import (
+    BOARD_MIN_MATCHES,
     AlltimeRow,
     DailyAttempt,
     DailyRow,
     Fenced,
     LogEntry,
+    MatchResult,
     PlayerRow,
+    Profile,
+    Rater,
+    RatingRow,
     RoomRow,
     StoreError,
     TournamentRow,
@@ -40,7 +45,7 @@ from server.store.base import (
 )
 from server.store.migrations import check_newer, list_migrations
 
-__all__ = ["DAILY_BOARD", "SqliteStore"]
+__all__ = ["DAILY_BOARD", "PROFILE_QUERIES", "RATING_BOARD", "SqliteStore"]
 
 MAX_BATCH = 2048  # most operations taken off the queue per worker round
 BUSY_TIMEOUT_S = 10.0  # wait this long for another connection's write lock
@@ -81,6 +86,67 @@ _CLOSE_DAY = (
     " diff_sum = daily_alltime.diff_sum + excluded.diff_sum,"
     " average = (daily_alltime.diff_sum + excluded.diff_sum) / (daily_alltime.days + 1)"
 )
+
+# Profiles and ratings.  The board's queries repeat the partial index's WHERE (ratings_board).
+_LISTED = f"matches >= {BOARD_MIN_MATCHES}"
+RATING_BOARD = (  # the page along the board's index; each nickname by its key
+    "SELECT player_id, (SELECT nickname FROM players WHERE id = player_id),"
+    f" mu, sigma, matches, conservative FROM ratings WHERE {_LISTED}"
+    " ORDER BY conservative DESC, player_id LIMIT ? OFFSET ?"
+)
+_RATING_COUNT = "SELECT players FROM rating_board WHERE id = 1"
+_BOARD_GREW = "UPDATE rating_board SET players = players + ? WHERE id = 1"
+_RATING_OF = (
+    "SELECT r.player_id, p.nickname, r.mu, r.sigma, r.matches, r.conservative"
+    " FROM ratings r JOIN players p ON p.id = r.player_id WHERE r.player_id = ?"
+)
+_RANK_ABOVE = f"SELECT count(*) FROM ratings WHERE {_LISTED} AND conservative > ?"
+_RANK_TIED = f"SELECT count(*) FROM ratings WHERE {_LISTED} AND conservative = ? AND player_id < ?"
+_STATS = f"SELECT {codec.STATS_COLS} FROM player_stats WHERE player_id = ?"
+_LINES = (
+    f"SELECT {codec.LINE_COLS} FROM player_matches WHERE player_id = ?"
+    " ORDER BY at DESC, match_id DESC LIMIT ? OFFSET ?"
+)
+_POINTS = (
+    f"SELECT {codec.POINT_COLS} FROM rating_history WHERE player_id = ?"
+    " ORDER BY at DESC, match_id DESC LIMIT ?"
+)
+_PLACES = (
+    f"SELECT {codec.PLACE_COLS} FROM player_places WHERE player_id = ?"
+    " ORDER BY at DESC, tournament_id DESC LIMIT ?"
+)
+_PLACE_COUNTS = "SELECT place, count(*) FROM player_places WHERE player_id = ? GROUP BY place"
+# Every query behind a board or a profile, with example arguments (the tests read their plans).
+PROFILE_QUERIES: dict[str, tuple[str, tuple[Any, ...]]] = {
+    "board": (RATING_BOARD, (20, 0)),
+    "count": (_RATING_COUNT, ()),
+    "rating_of": (_RATING_OF, ("p",)),
+    "rank_above": (_RANK_ABOVE, (90.0,)),
+    "rank_tied": (_RANK_TIED, (90.0, "p")),
+    "stats": (_STATS, ("p",)),
+    "matches": (_LINES, ("p", 20, 0)),
+    "ratings": (_POINTS, ("p", 20)),
+    "places": (_PLACES, ("p", 20)),
+    "place_counts": (_PLACE_COUNTS, ("p",)),
+}
+_ADD_STATS = (
+    f"INSERT INTO player_stats (player_id, {codec.STATS_COLS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    " ON CONFLICT (player_id) DO UPDATE SET matches = player_stats.matches + 1,"
+    " wins = player_stats.wins + excluded.wins, deals = player_stats.deals + excluded.deals,"
+    " points = player_stats.points + excluded.points,"
+    " chooser = player_stats.chooser + excluded.chooser, nat = player_stats.nat + excluded.nat,"
+    " pits = player_stats.pits + excluded.pits, roem = player_stats.roem + excluded.roem"
+)
+_ADD_LINE = (
+    f"INSERT INTO player_matches (player_id, {codec.LINE_COLS})"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING"
+)
+_SET_RATING = (
+    f"INSERT INTO ratings ({codec.RATING_COLS}) VALUES (?, ?, ?, 1, ?)"
+    " ON CONFLICT (player_id) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma,"
+    " matches = ratings.matches + 1, conservative = excluded.conservative"
+)
+_ADD_POINT = f"INSERT INTO rating_history (player_id, {codec.POINT_COLS}) VALUES (?, ?, ?, ?, ?, ?)"
 
 _Future = asyncio.Future[Any]
 _Result = tuple[_Future, BaseException | None, Any]
@@ -170,6 +236,31 @@ class SqliteStore:
                 raise StoreError(f"cannot add player {player.id!r}: {exc}") from exc
 
         await self._submit(f"add player {player.id!r}", run)
+
+    async def accept_rematch(self, room_id: str, player_id: str) -> list[str]:
+        def run() -> list[str]:
+            conn = self._db()
+            conn.execute(
+                "INSERT INTO rematch_accepts (room_id, player_id) VALUES (?, ?)"
+                " ON CONFLICT DO NOTHING",
+                (room_id, player_id),
+            )
+            sql = "SELECT player_id FROM rematch_accepts WHERE room_id = ? ORDER BY player_id"
+            return [row[0] for row in conn.execute(sql, (room_id,))]
+
+        return await self._submit(f"accept rematch of {room_id!r}", run)
+
+    async def claim_rematch(self, room_id: str, new_room_id: str) -> str:
+        def run() -> str:
+            conn = self._db()
+            conn.execute(
+                "INSERT INTO rematches (room_id, new_room_id) VALUES (?, ?) ON CONFLICT DO NOTHING",
+                (room_id, new_room_id),
+            )
+            sql = "SELECT new_room_id FROM rematches WHERE room_id = ?"
+            return conn.execute(sql, (room_id,)).fetchone()[0]
+
+        return await self._submit(f"claim rematch of {room_id!r}", run)
 
     async def claim_nickname(self, player_id: str, nickname: str, key: str) -> bool:
         def run() -> bool:
@@ -525,6 +616,87 @@ class SqliteStore:
         sql = "SELECT count(*) FROM daily_alltime WHERE days >= ?"
         return await self._submit("all-time count", self._one, sql, min_days, _first)
 
+    # ----------------------------------------------------------------- profiles and ratings
+
+    async def record_match(self, result: MatchResult, rate: Rater | None) -> bool:
+        def run() -> bool:
+            conn = self._db()
+            with _transaction(conn):
+                first = "INSERT INTO recorded_matches (match_id, at) VALUES (?, ?)"
+                first += " ON CONFLICT DO NOTHING"
+                if conn.execute(first, (result.match_id, float(result.at))).rowcount == 0:
+                    return False
+                changes: dict[str, float] = {}
+                if rate is not None:
+                    changes = _rate(conn, result, rate)
+                conn.executemany(_ADD_STATS, codec.stats_rows(result))
+                conn.executemany(_ADD_LINE, codec.line_rows(result, changes))
+            return True
+
+        return await self._submit(f"record match {result.match_id!r}", run)
+
+    async def record_places(
+        self, tournament_id: str, at: float, places: list[tuple[str, int, str | None]]
+    ) -> bool:
+        rows = [(player, tournament_id, place, prize, float(at)) for player, place, prize in places]
+        sql = (
+            "INSERT INTO player_places (player_id, tournament_id, place, prize, at)"
+            " VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING"
+        )
+
+        def run() -> bool:
+            conn = self._db()
+            with _transaction(conn):
+                before = conn.total_changes
+                conn.executemany(sql, rows)
+                return conn.total_changes > before
+
+        return await self._submit(f"record places of {tournament_id!r}", run)
+
+    async def rating_board(self, offset: int, limit: int) -> tuple[int, list[RatingRow]]:
+        def run() -> tuple[int, list[RatingRow]]:
+            conn = self._db()
+            (count,) = conn.execute(_RATING_COUNT).fetchone()
+            rows = conn.execute(RATING_BOARD, (limit, offset))
+            return int(count), [codec.rating_row(row) for row in rows]
+
+        return await self._submit("rating board", run)
+
+    async def rating_of(self, player_id: str) -> tuple[RatingRow, int | None] | None:
+        return await self._submit(f"rating of {player_id!r}", self._rating_of, player_id)
+
+    def _rating_of(self, player_id: str) -> tuple[RatingRow, int | None] | None:
+        conn = self._db()
+        row = conn.execute(_RATING_OF, (player_id,)).fetchone()
+        if row is None:
+            return None
+        rating = codec.rating_row(row)
+        if rating.matches < BOARD_MIN_MATCHES:
+            return rating, None
+        (above,) = conn.execute(_RANK_ABOVE, (rating.conservative,)).fetchone()
+        (tied,) = conn.execute(_RANK_TIED, (rating.conservative, player_id)).fetchone()
+        return rating, 1 + above + tied
+
+    async def profile(self, player_id: str, offset: int, limit: int, recent: int) -> Profile | None:
+        def run() -> Profile | None:
+            conn = self._db()
+            sql = "SELECT nickname FROM players WHERE id = ?"
+            player = conn.execute(sql, (player_id,)).fetchone()
+            if player is None:
+                return None
+            rated = self._rating_of(player_id)
+            one = (player_id,)
+            return Profile(
+                player_id, player[0], codec.stats(conn.execute(_STATS, one).fetchone()),
+                None if rated is None else rated[0], None if rated is None else rated[1],
+                [codec.rating_point(r) for r in conn.execute(_POINTS, (player_id, recent))],
+                [codec.match_line(r) for r in conn.execute(_LINES, (player_id, limit, offset))],
+                [codec.place_row(r) for r in conn.execute(_PLACES, (player_id, recent))],
+                {place: n for place, n in conn.execute(_PLACE_COUNTS, one)},
+            )  # fmt: skip
+
+        return await self._submit(f"profile of {player_id!r}", run)
+
     # ----------------------------------------------------------------- event-loop side
 
     def _check_open(self) -> None:
@@ -732,6 +904,22 @@ def _fenced(conn: sqlite3.Connection, item: _Append, epoch: int) -> Fenced:
     """The refusal of ``item``, naming its room's current epoch (read in the same transaction)."""
     row = conn.execute("SELECT epoch FROM fences WHERE id = ?", (item.room_id,)).fetchone()
     return Fenced.refused(item.room_id, item.version, epoch, None if row is None else row[0])
+
+
+def _rate(conn: sqlite3.Connection, result: MatchResult, rate: Rater) -> dict[str, float]:
+    """Rate a match's players inside its recording transaction; each one's change."""
+    ids = sorted(r.player_id for r in result.players)
+    marks = ", ".join("?" * len(ids))
+    sql = f"SELECT player_id, mu, sigma, matches FROM ratings WHERE player_id IN ({marks})"
+    rows = conn.execute(sql, ids).fetchall()
+    current = {pid: (mu, sigma) for pid, mu, sigma, _ in rows}
+    new = rate(current)
+    if reached := sum(matches == BOARD_MIN_MATCHES - 1 for *_, matches in rows):
+        conn.execute(_BOARD_GREW, (reached,))
+    at = float(result.at)
+    conn.executemany(_SET_RATING, [(pid, *new[pid][:3]) for pid in ids])
+    conn.executemany(_ADD_POINT, [(pid, result.match_id, at, *new[pid][:3]) for pid in ids])
+    return {pid: new[pid].change for pid in ids}
 
 
 def _first(row: tuple[Any, ...]) -> Any:

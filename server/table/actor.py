@@ -31,6 +31,7 @@ from ..events import DealEnded, MatchEnded, RoomChanged
 from ..logs import log
 from ..messages import Message, ReplaceWithCpu
 from ..peer import encode
+from ..players.stats import SeatStats, seat_stats
 from ..router import ROOM
 from .entries import Acted, Entry
 from .room import FINISHED, Decision, Room, RoomError
@@ -198,8 +199,9 @@ class RoomActor(Actor):
         status, turn = room.status, room.turn
         events = room.apply(entry)
         ended = room.status == FINISHED and status != FINISHED
-        if ended:
-            await self._save_record()  # durable before anyone hears the match ended
+        if ended:  # durable, and heard by its subscribers, before anyone hears it ended
+            await self._save_record()
+            await self._publish_ending(events)
         if entry.tag in ("act", "start", "away", "seat") or room.turn != turn:
             self._schedule()  # a new decision (or a seat became automatic): a new deadline
         changed = status != room.status or entry.tag in SUMMARY_CHANGES
@@ -218,10 +220,10 @@ class RoomActor(Actor):
             ports.metrics.actions.labels(entry.by).inc()
             if started is not None:
                 ports.metrics.latency.observe(time.perf_counter() - started)
-        if status != room.status:
-            self.log.info("room_status", status=room.status, version=version)
-            await ports.journal.set_room_status(room.id, room.status)
-        await self._publish(events, summary, ended)
+        if status != room.status:  # stored after an ending was heard: if a crash comes
+            self.log.info("room_status", status=room.status, version=version)  # first,
+            await ports.journal.set_room_status(room.id, room.status)  # it is told again
+        await self._publish(events, summary)
 
     async def _save_record(self) -> None:
         await self.ports.journal.save_match(self.room.id, self._record())
@@ -236,28 +238,51 @@ class RoomActor(Actor):
             record["daily"] = room.day
         return record
 
-    async def _publish(self, events: list[Event], summary: dict[str, Any] | None, ended: bool):
-        room, publish = self.room, self.ports.events.publish
+    async def _publish(self, events: list[Event], summary: dict[str, Any] | None) -> None:
         if summary is not None:
-            await publish(RoomChanged(summary))
-        if room.tournament is None and not ended:
-            return  # nobody outside the room follows its deals
+            await self.ports.events.publish(RoomChanged(summary))
+        if self.room.status != FINISHED:
+            await self._publish_deals(events)
+
+    async def _publish_ending(self, events: list[Event]) -> None:
+        await self._publish_deals(events)
+        await self.ports.events.publish(self._ending())
+
+    async def _publish_deals(self, events: list[Event]) -> None:
+        """A tournament table's ended deals (nobody outside a room follows its deals)."""
+        room = self.room
+        if room.tournament is None:
+            return
         for event in events:
             if isinstance(event, DealEndedEvent):
-                await publish(
-                    DealEnded(room.id, room.tournament, event.summary.number, event.totals)
-                )
-        if ended:
-            await publish(self._ending())
+                deal = DealEnded(room.id, room.tournament, event.summary.number, event.totals)
+                await self.ports.events.publish(deal)
 
     def _ending(self) -> MatchEnded:
         room, match = self.room, self.room.match
         assert match is not None and match.winner is not None
         totals = (match.totals[0], match.totals[1])
+        starters = room.starters or (None, None, None, None)
+        abandoned = frozenset(
+            player for player, seat in zip(starters, room.seats, strict=True)
+            if player is not None and (seat.player != player or seat.away)
+        )  # fmt: skip
         return MatchEnded(
             room.id, room.tournament, match.winner, totals, self._record(),
             tuple(None if s.cpu else s.player for s in room.seats), room.mode, room.day,
             tuple((d.result.score[0], d.result.score[1]) for d in match.sheet),
+            room.rated_match, starters, self._stats(starters), abandoned,
+        )  # fmt: skip
+
+    def _stats(self, starters: tuple[str | None, ...]) -> tuple[SeatStats, ...]:
+        """Each seat's starter's part of the match (none for a CPU): the deals until
+        they left, if a CPU took their seat."""
+        room, match = self.room, self.room.match
+        assert match is not None
+        return tuple(
+            SeatStats() if player is None
+            else seat_stats(room.rules, match.sheet[: room.left_at.get(seat)], seat)
+            for seat, player in enumerate(starters)
         )  # fmt: skip
 
     async def conclude(self) -> None:

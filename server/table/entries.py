@@ -33,6 +33,7 @@ class Created:
     cpu_level: str = LEGACY_LEVEL  # the level of those CPUs
     mode: str = CASUAL  # casual, solo (one player and three CPUs) or daily
     day: str | None = None  # a daily game's day
+    rated: bool = False  # its matches change ratings (when four humans start them)
 
     def to_dict(self) -> dict[str, Any]:
         entry = {
@@ -48,6 +49,8 @@ class Created:
             entry["mode"] = self.mode
         if self.day is not None:
             entry["day"] = self.day
+        if self.rated:
+            entry["rated"] = True
         return entry
 
     @classmethod
@@ -61,6 +64,7 @@ class Created:
                 None if s is None or s.startswith("cpu:") else s for s in seats
             ),
             d.get("cpu_level", LEGACY_LEVEL), d.get("mode", CASUAL), d.get("day"),
+            d.get("rated", False),  # logs before ratings: unrated
         )  # fmt: skip
 
 

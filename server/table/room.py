@@ -107,10 +107,14 @@ class Room:
     away_after: int = 2  # timeouts in a row that mark a seat away (a setting, not logged)
     mode: str = CASUAL  # see server.table.entries
     day: str | None = None  # a daily game's day
+    rated: bool = False  # see rated_match
     status: str = OPEN
     seats: list[Seat] = field(default_factory=lambda: [Seat() for _ in range(4)])
     match: Match | None = None
     version: int = 0
+    starters: tuple[str | None, ...] | None = None  # by seat at the start; None a CPU
+    left_at: dict[int, int] = field(default_factory=dict)  # seat -> deals done when its
+    # starter lost it to a CPU (a tournament player who left)
 
     # -- construction ----------------------------------------------------------------
 
@@ -123,7 +127,7 @@ class Room:
         room = cls(
             room_id, first.owner, first.name, first.rules, first.move_seconds, first.private,
             first.invite_code, first.seed, first.tournament, away_after, first.mode,
-            first.day, version=1,
+            first.day, first.rated, version=1,
         )  # fmt: skip
         for index, player in enumerate(first.seats or ()):
             cpu = player is None
@@ -186,6 +190,7 @@ class Room:
             ],
             "totals": list(self.match.totals) if self.match else [0, 0],
             "hints": self.hints,
+            "rated": self.rated,
         }
 
     # -- transitions: command -> entries ---------------------------------------------
@@ -307,12 +312,25 @@ class Room:
     @property
     def hints(self) -> bool:
         """The one rule of which games give hints: casual and solo games, not tournament
-        tables nor the daily game (rated games, when they come, join the refusal here)."""
-        return self.tournament is None and self.mode != DAILY
+        tables, the daily game nor a rated match."""
+        return self.tournament is None and self.mode != DAILY and not self.rated_match
+
+    @property
+    def rated_match(self) -> bool:
+        """Whether the match changes ratings: a rated room whose four seats were humans
+        when it started (before the start: are humans now)."""
+        players = self.starters
+        if players is None:
+            players = tuple(None if s.cpu else s.player for s in self.seats)
+        return self.rated and all(player is not None for player in players)
 
     def _hints_allowed(self) -> None:
         if not self.hints:
-            where = "in the daily game" if self.mode == DAILY else "at a tournament table"
+            where = (
+                "in the daily game" if self.mode == DAILY
+                else "at a tournament table" if self.tournament is not None
+                else "in a rated match"
+            )  # fmt: skip
             raise RoomError("hints_not_allowed", f"no hints {where}")
 
     def _seed(self) -> str:
@@ -362,6 +380,8 @@ class Room:
                 if self.match.over:
                     self.status = FINISHED
             case Seated(seat=index, player=player, cpu=cpu, level=level):
+                if self.match is not None and self.status == PLAYING:
+                    self.left_at.setdefault(index, len(self.match.sheet))
                 self.seats[index] = Seat(player, cpu, (level or LEGACY_LEVEL) if cpu else None)
                 if player is None and not cpu:
                     for s in self.seats:  # a seat emptied: everyone confirms again
@@ -370,6 +390,7 @@ class Room:
                 self.seats[index].ready = ready
             case Started():
                 self.status = PLAYING
+                self.starters = tuple(None if s.cpu else s.player for s in self.seats)
                 self.match = Match(self.rules, self.seed)
                 events.append(self.match.start_event())
             case Away(seat=index, away=away):

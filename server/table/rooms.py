@@ -52,9 +52,11 @@ class Rooms:
             raise p.ProtocolError("invalid_field", f"rules: {err}") from None
         code = new_invite_code() if m.private else None
         name = m.name or f"{peer.nickname}'s table"
+        rated = not m.private if m.rated is None else m.rated  # public rooms by default
         first = entries.Created(
-            peer.player_id, name, rules, m.move_seconds, m.private, code, secrets.randbits(62)
-        )
+            peer.player_id, name, rules, m.move_seconds, m.private, code, secrets.randbits(62),
+            rated=rated,
+        )  # fmt: skip
         actor = await self._open(peer.player_id, first)
         if m.seat is not None:
             await actor.call(lambda: actor.take_seat(peer, m.seat))  # type: ignore[arg-type]
@@ -68,7 +70,7 @@ class Rooms:
         """A tournament's table: its players (None: a CPU) seated and started."""
         first = entries.Created(
             "system", name, rules, move_seconds, False, None, secrets.randbits(62),
-            tournament=tournament, seats=tuple(seats), cpu_level=TAKEOVER_LEVEL,
+            tournament=tournament, seats=tuple(seats), cpu_level=TAKEOVER_LEVEL, rated=True,
         )  # fmt: skip
         actor = await self.open_game("system", first)
         return actor.key
@@ -100,6 +102,18 @@ class Rooms:
                 await self.identity.nickname(player)
         actor = await self._open(owner, first, room_id)
         await actor.call(actor.begin)
+        return actor
+
+    async def open_seated(
+        self, owner: str, first: entries.Created, room_id: str, seats: list[entries.Entry]
+    ) -> RoomActor:
+        """A room made with ``first``, then seated and readied by ``seats`` (a rematch)."""
+        for entry in seats:
+            player = getattr(entry, "player", None)
+            if player is not None:
+                await self.identity.nickname(player)
+        actor = await self._open(owner, first, room_id)
+        await actor.call(lambda: actor.commit_all(seats))
         return actor
 
     async def _open(

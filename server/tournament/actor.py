@@ -13,13 +13,13 @@ from typing import TYPE_CHECKING, Any, Protocol
 from engine import Match, preset
 
 from ..actor import Actor
-from ..events import TournamentChanged
+from ..events import TournamentChanged, TournamentEnded
 from ..logs import log
 from ..messages import Message, ReplaceWithCpu, TableFinished, TableProgress
 from ..peer import encode
 from ..router import ROOM, TOURNAMENT, Ref
 from .entries import Entry
-from .state import SCHEDULED, Tournament, TournamentError
+from .state import FINISHED, SCHEDULED, Tournament, TournamentError, is_cpu
 
 if TYPE_CHECKING:
     from ..peer import Peer
@@ -96,6 +96,8 @@ class TournamentActor(Actor):
         status = t.status
         t.apply(entry)
         if status != t.status:
+            if t.status == FINISHED:  # heard before the status is stored (else again)
+                await self.ports.events.publish(ending(t))
             await self.ports.journal.set_tournament_status(t.id, t.status)
             self.log.info("tournament_status", status=t.status)
         self._schedule()
@@ -192,4 +194,12 @@ class TournamentActor(Actor):
         await self._advance()
 
 
-__all__ = ["TournamentActor", "TournamentError"]
+def ending(t: Tournament) -> TournamentEnded:
+    """The places of a finished tournament's players."""
+    places = tuple(
+        (e["entrant"], e["place"], e.get("prize")) for e in t.places() if not is_cpu(e["entrant"])
+    )
+    return TournamentEnded(t.id, places)
+
+
+__all__ = ["TournamentActor", "TournamentError", "ending"]

@@ -10,9 +10,9 @@ from ..events import DealEnded, Events, MatchEnded
 from ..messages import TableFinished, TableProgress
 from ..router import TOURNAMENT, Ref
 from . import entries
-from .actor import Tables, TournamentActor
+from .actor import Tables, TournamentActor, ending
 from .schedule import new_tournament, next_id
-from .state import LIVE, SCHEDULED, Tournament, TournamentError
+from .state import FINISHED, LIVE, SCHEDULED, Tournament, TournamentError
 
 if TYPE_CHECKING:
     from ..lobby import Identity
@@ -97,6 +97,8 @@ class Tournaments:
             return None
         tournament = await self._replay(key)
         if not tournament.live:
+            if tournament.status == FINISHED:  # its node stopped before storing that
+                await self.ports.events.publish(ending(tournament))
             await self.ports.journal.set_tournament_status(key, tournament.status)
             return None
         actor = await self._launch(tournament, epoch)

@@ -188,8 +188,8 @@ async def test_a_budget_of_zero_turns_searching_off(tmp_path: Path) -> None:
 
 
 async def four(h: Harness) -> tuple[str, list[GameClient]]:
-    room_id, players = await h.table("ann", "bob", "cas", "dee", rules=ONE_DEAL)
-    await settle(players)
+    room_id, players = await h.table("ann", "bob", "cas", "dee", rules=ONE_DEAL, rated=False)
+    await settle(players)  # not rated: a rated match gives no hints
     return room_id, players
 
 

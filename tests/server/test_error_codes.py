@@ -209,8 +209,10 @@ class Table:
         return {"type": "act", "room_id": self.room_id, "action": action, **extra}
 
 
-async def playing(h: Harness, **rules: Any) -> Table:
-    room_id, players = await h.table("ann", "bob", "cas", "dee", rules={"deals": 1, **rules})
+async def playing(h: Harness, rated: bool = True, **rules: Any) -> Table:
+    room_id, players = await h.table(
+        "ann", "bob", "cas", "dee", rules={"deals": 1, **rules}, rated=rated
+    )
     for player in players:
         await drain(player)  # every view is current
     return Table(room_id, players)
@@ -616,6 +618,10 @@ async def daily_finished(h: Harness) -> tuple[GameClient, str]:
     room_id = snap["room_id"]
     await play_until([ann], room_id, lambda: ann.tables[room_id].over)
     await drain(ann)
+    store = await h.store()  # its status is stored once the match's subscribers heard it
+    async with asyncio.timeout(15):
+        while (row := await store.room(room_id)) is None or row.status != "finished":
+            await asyncio.sleep(0.01)
     return ann, room_id
 
 
@@ -644,6 +650,13 @@ async def nickname_taken(tmp_path: Path) -> None:
 
         frame = {"type": "set_nickname", "nickname": "ANNA"}
         await refused(bob, frame, "nickname_taken", (ann,), state)
+
+
+@provokes("rematch_not_allowed")
+async def rematch_not_allowed(tmp_path: Path) -> None:
+    async with server(tmp_path, daily_deals=1) as h:
+        ann, room_id = await daily_finished(h)
+        await refused(ann, {"type": "rematch", "room_id": room_id}, "rematch_not_allowed")
 
 
 @provokes("no_such_deal")
@@ -693,6 +706,17 @@ async def no_such_day(tmp_path: Path) -> None:
     async with server(tmp_path) as h:
         ann = await h.client("ann")
         await refused(ann, {"type": "daily_board", "date": "2999-12-31"}, "no_such_day")
+
+
+# == §7, profiles and ratings ==============================================================
+
+
+@provokes("no_such_player")
+async def no_such_player(tmp_path: Path) -> None:
+    async with server(tmp_path) as h:
+        ann, bob = await h.client("ann"), await h.client("bob")
+        message = {"type": "get_profile", "player_id": "p_0000000000000000"}
+        await refused(ann, message, "no_such_player", (bob,))
 
 
 # == §7, game actions ======================================================================
@@ -786,7 +810,7 @@ async def hints_not_allowed(tmp_path: Path) -> None:
 async def bots_busy(tmp_path: Path) -> None:
     """One worker and no queue, held by a job until the test lets it go: the pool is full."""
     async with server(tmp_path, bot_workers=1, bot_queue=0) as h:
-        t = await playing(h)
+        t = await playing(h, rated=False)  # a rated match gives no hints
         player = t.on_turn()
         flag = tmp_path / "let-go"
         job = h.server.bots.submit(hold, str(flag))  # type: ignore[union-attr]

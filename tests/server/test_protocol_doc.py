@@ -40,8 +40,11 @@ SERVER_TYPES = {
     "tournament",
     "nickname",
     "review",
+    "rematch",
     "daily_board",
     "daily_alltime",
+    "profile",
+    "rating_board",
 }
 
 # Codes the server or the engine defines that the tables leave out, each with the reason the

@@ -506,7 +506,7 @@ def test_the_summary_shows_seats_never_cards() -> None:
             {"player_id": "p3", "nickname": None, "cpu": False, "level": None, "ready": True,
              "away": False},
         ],
-        "totals": [0, 0], "hints": False,
+        "totals": [0, 0], "hints": False, "rated": False,
     }  # fmt: skip
     assert build().summary({})["hints"] is True  # a casual room
     assert build(Seated(1, "p1")).summary({})["seats"][1] == {
