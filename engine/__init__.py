@@ -1,7 +1,8 @@
 """The pure Klaverjas rules engine: no I/O, no clock, no asyncio.
 
 Read in this order: :mod:`cards` (notation, masks), :mod:`rules` (options and presets),
-:mod:`legal` and :mod:`trick` (the rules of play), :mod:`deal` (one deal's state machine),
+:mod:`legal` and :mod:`trick` (the rules of play), :mod:`scoring` (what a deal is worth,
+when a match ends), :mod:`deal` (one deal's state machine),
 :mod:`match`, :mod:`views` (what each seat may know), :mod:`record` (JSON records),
 :mod:`policies` (CPU players).
 """

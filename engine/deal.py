@@ -32,11 +32,11 @@ from .events import (
 )
 from .legal import legal_mask, why_illegal
 from .rng import deal_hands, shuffled_deck
-from .rules import PitBonus, RoemMode, Rules, TrumpMode
-from .tables import DEAL_POINTS, LAST_TRICK, POINTS, STRENGTH
+from .rules import RoemMode, Rules, TrumpMode
+from .scoring import score_deal
+from .tables import LAST_TRICK, POINTS, STRENGTH
 from .trick import roem as trick_roem
 
-PIT_BONUS = 100
 TRUMPS = tuple(Action.trump(s) for s in range(4))
 BID_CHOICES = (PASS, *TRUMPS)
 TURNED_CHOICES = tuple((PASS, TRUMPS[s]) for s in range(4))
@@ -301,19 +301,9 @@ class Deal:
 
     def _score(self) -> None:
         self.points[self.tricks[-1].winner & 1] += LAST_TRICK
-        playing = self.chooser & 1
-        other = 1 - playing
-        bonus = [0, 0]
         pit = 0 if self.won[0] == 8 else 1 if self.won[1] == 8 else None
-        if pit is not None and (self.rules.pit_bonus is PitBonus.ANY or pit == playing):
-            bonus[pit] = PIT_BONUS
-        roem = (self.roem[0] + bonus[0], self.roem[1] + bonus[1])
-        total = [self.points[0] + roem[0], self.points[1] + roem[1]]
-        nat = total[playing] <= total[other]
-        if nat:
-            total[playing] = 0
-            total[other] = DEAL_POINTS + roem[0] + roem[1]
-        self.result = DealResult(
-            (self.points[0], self.points[1]), roem, nat, pit, (total[0], total[1])
-        )
+        self.result = score_deal(
+            (self.points[0], self.points[1]), (self.roem[0], self.roem[1]), self.chooser & 1,
+            pit, self.rules.pit_bonus,
+        )  # fmt: skip
         self.phase = Phase.DONE

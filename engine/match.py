@@ -11,7 +11,8 @@ from .actions import Action
 from .deal import Deal, Phase
 from .errors import GameOver, NotationError
 from .events import DealEnded, DealStarted, DealSummary, Event, MatchEnded
-from .rules import EndKind, Rules
+from .rules import Rules
+from .scoring import match_over, match_winner
 
 
 class Match:
@@ -85,7 +86,7 @@ class Match:
         totals = (self.totals[0], self.totals[1])
         events: list[Event] = [DealEnded(summary, totals)]
         if self._finished():
-            self.winner = 0 if totals[0] > totals[1] else 1
+            self.winner = match_winner(totals)
             events.append(MatchEnded(totals, self.winner))
         else:
             self.deal = self._new_deal()
@@ -93,12 +94,8 @@ class Match:
         return events
 
     def _finished(self) -> bool:
-        a, b = self.totals
-        if a == b:
-            return False  # equal totals: another deal
-        if self.rules.end is EndKind.TARGET:
-            return max(a, b) >= self.rules.end_value
-        return len(self.sheet) >= self.rules.end_value
+        totals = (self.totals[0], self.totals[1])
+        return match_over(self.rules.end, self.rules.end_value, totals, len(self.sheet))
 
     # -- records -------------------------------------------------------------------------
 

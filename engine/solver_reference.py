@@ -29,9 +29,10 @@ from __future__ import annotations
 
 from .actions import LEAVE, TAKE, Action
 from .cards import cards_of
-from .deal import PIT_BONUS, Deal, Phase
+from .deal import Deal, Phase
 from .legal import legal_mask
 from .rules import PitBonus, RoemMode
+from .scoring import PIT_BONUS
 from .tables import DEAL_POINTS, LAST_TRICK, POINTS
 from .trick import roem as trick_roem
 from .trick import winning_index

@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.deal import PIT_BONUS
 from engine.events import DealSummary
 from engine.rules import PitBonus, Rules
+from engine.scoring import PIT_BONUS
 
 
 @dataclass(frozen=True, slots=True)

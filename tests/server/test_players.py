@@ -12,8 +12,8 @@ import pytest
 
 from client import GameClient
 from engine import Match, Rules
-from engine.deal import PIT_BONUS
 from engine.rules import PitBonus
+from engine.scoring import PIT_BONUS
 from server.events import MatchEnded, TournamentEnded
 from server.players.ratings import MU, SIGMA, conservative, rate_match
 from server.players.stats import SeatStats
