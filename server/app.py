@@ -35,6 +35,7 @@ from .ports import Ports
 from .review import Reviews
 from .router import ROOM, TOURNAMENT, Ref, Router
 from .session import Session
+from .sheet.sheets import Sheets
 from .store.base import Store, StoreError
 from .store.factory import open_store
 from .table.rematch import Rematches
@@ -70,8 +71,10 @@ class Server:
         )  # fmt: skip
         self.rooms = Rooms(ports, store, self.identity)
         self.tournaments = Tournaments(ports, store, self.identity, self.rooms)
+        self.sheets = Sheets(ports, store, self.identity)
         self.router.register(self.rooms)
         self.router.register(self.tournaments)
+        self.router.register(self.sheets)
         self.daily = Daily(ports, store, self.rooms)
         self.lobby.subscribe(self.events)
         self.tournaments.subscribe(self.events)
@@ -82,10 +85,10 @@ class Server:
         rematches = Rematches(store, self.rooms, self.lobby)
         self.session = Session(
             self.router, self.lobby, self.identity, self.rooms, store, self.daily, reviews,
-            rematches, self.players,
+            rematches, self.players, self.sheets,
         )  # fmt: skip
         self.http = Endpoints(
-            self.router, self.metrics, store, self.daily, self.players,
+            self.router, self.metrics, store, self.daily, self.players, self.sheets,
             self.cluster.node if self.cluster else None,
         )  # fmt: skip
         self.metrics.rooms.set_function(lambda: len(self.router.held(ROOM)))

@@ -18,7 +18,7 @@ from websockets.exceptions import ConnectionClosed
 
 from .ids import new_id
 from .mailbox import Mailbox
-from .peer import CLOSE_POLICY, CLOSE_TRY_LATER, Peer
+from .peer import CLOSE_POLICY, CLOSE_TRY_LATER, Followed, Peer
 
 if TYPE_CHECKING:
     from .config import Settings
@@ -53,7 +53,8 @@ class Client(Peer):
         super().__init__()
         self.ws = ws
         self.conn_id = new_id("c")
-        self.versions: dict[str, int] = {}  # room id -> the last version sent here
+        self.versions: dict[str, int] = {}  # room or sheet id -> the last version sent here
+        self.kinds: dict[str, str] = {}  # the kind of each actor it follows (a room, a sheet)
         self.watching: set[str] = set()  # tournaments watched on other nodes (a cluster)
         self.forwarded_any = False  # some command went to another node (a cluster)
         self.bucket = TokenBucket(settings.rate, settings.burst, now)
@@ -75,9 +76,14 @@ class Client(Peer):
         self.versions[room_id] = version
         self.send_text(frame)
 
+    def follow(self, actor: Followed) -> None:
+        super().follow(actor)
+        self.kinds[actor.key] = actor.kind
+
     def left(self, key: str) -> None:
         self.memberships.pop(key, None)
         self.versions.pop(key, None)
+        self.kinds.pop(key, None)
 
     def following(self, room_id: str) -> int | None:
         return self.versions.get(room_id)

@@ -23,11 +23,13 @@ from .errors import Refused
 from .ids import hash_token
 from .metrics import Metrics
 from .protocol import BOARD_PAGE, ProtocolError
-from .router import ROOM, TOURNAMENT, Router
+from .router import ROOM, SHEET, TOURNAMENT, Router
+from .sheet import export
 
 if TYPE_CHECKING:
     from .daily import Daily
     from .players.service import Players
+    from .sheet.sheets import Sheets
     from .store.base import Store
 
 PUBLIC_BOARD = "public, max-age=60"  # a past day's late finishers still join its board
@@ -37,13 +39,14 @@ PUBLIC_PLAYERS = "public, max-age=30"  # the rating board and profiles
 class Endpoints:
     def __init__(
         self, router: Router, metrics: Metrics, store: Store, daily: Daily, players: Players,
-        node: str | None,
+        sheets: Sheets, node: str | None,
     ) -> None:  # fmt: skip
         self.router = router
         self.metrics = metrics
         self.store = store
         self.daily = daily
         self.players = players
+        self.sheets = sheets
         self.node = node
         self.files = static.load()  # the browser client
         self.rules = json.dumps(describe()).encode()
@@ -63,6 +66,7 @@ class Endpoints:
                 "node": self.node,
                 "rooms": sorted(a.key for a in self.router.held(ROOM)),
                 "tournaments": sorted(a.key for a in self.router.held(TOURNAMENT)),
+                "sheets": sorted(a.key for a in self.router.held(SHEET)),
             }
             return response(HTTPStatus.OK, json.dumps(body).encode(), "application/json")
         if path in self.files:
@@ -87,7 +91,28 @@ class Endpoints:
             except Refused as err:
                 status = HTTPStatus.NOT_FOUND if err.code == "no_such_player" else 400
                 return refusal(HTTPStatus(status), err.code, err.message)
+        if path.startswith("/sheets/"):
+            return await self.sheet_export(path.removeprefix("/sheets/"))
         return response(HTTPStatus.NOT_FOUND, b"not found\n", "text/plain")
+
+    async def sheet_export(self, rest: str) -> Response:
+        """``<code>.csv`` (every deal) or ``<code>/print`` (a page to print) of a score sheet,
+        by either of its codes; never cached (the code is a secret, the sheet goes on)."""
+        if rest.endswith(".csv"):
+            code, kind = rest.removesuffix(".csv"), "csv"
+        else:
+            code, kind = rest.removesuffix("/print"), "print" if rest.endswith("/print") else ""
+        if not kind or not 4 <= len(code) <= 32:
+            return response(HTTPStatus.NOT_FOUND, b"not found\n", "text/plain")
+        try:
+            sheet = await self.sheets.read(code)
+        except Refused as err:
+            return refusal(HTTPStatus.NOT_FOUND, err.code, err.message)
+        if kind == "csv":
+            body = export.to_csv(sheet).encode()
+            return response(HTTPStatus.OK, body, "text/csv; charset=utf-8", cache="no-store")
+        body = export.to_html(sheet).encode()
+        return response(HTTPStatus.OK, body, "text/html; charset=utf-8", cache="no-store")
 
     async def player_pages(self, path: str, request: Request) -> Response:
         """The rating board (the token's own row with a token) and a player's profile."""

@@ -27,7 +27,10 @@ def encode(message: dict[str, Any]) -> str:
 
 
 class Followed(Protocol):
-    """An actor a peer follows (a room it joined, a tournament it watches)."""
+    """An actor a peer follows (a room it joined, a tournament or a score sheet it watches)."""
+
+    kind: str
+    key: str
 
     def detach(self, peer: Peer) -> None: ...
 
@@ -57,6 +60,10 @@ class Peer:
     def deliver(self, room_id: str, version: int, frame: str, snapshot: bool = False) -> None:
         """A room's update (or ``snapshot``) as of ``version``: where resuming starts."""
         self.send_text(frame)
+
+    def follow(self, actor: Followed) -> None:
+        """Follows ``actor`` from now on (it sends this peer what changes)."""
+        self.memberships[actor.key] = actor
 
     def left(self, key: str) -> None:
         """No longer follows the actor of ``key``."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
@@ -259,23 +259,111 @@ class RatingBoard(_Msg):
     limit: Limit = 20
 
 
-ClientMessage = Annotated[
-    Hello | Ping | LobbySubscribe | LobbyUnsubscribe | CreateRoom | TakeSeat | LeaveRoom
-    | AddCpu | RemoveSeat | Ready | Watch | Act | Back | Resume | Chat | Hint | GetRecord
-    | SetNickname | NewGame | DailyStart | DailyBoard | DailyAlltime | Review | Rematch
-    | TournamentRegister | TournamentUnregister | TournamentLeave | TournamentWatch
-    | GetProfile | RatingBoard,
-    Field(discriminator="type"),
-]  # fmt: skip
+# -- score sheets (server/sheet): every command after sheet_create names the sheet by the
+# code of its link; a change also names the version it was made on.
+
+SheetName = Annotated[str, Field(min_length=1, max_length=64)]  # the sheet checks it
+Team = Annotated[int, Field(ge=0, le=1)]
+Count = Annotated[int, Field(ge=-10_000, le=10_000)]  # points or roem: the sheet checks them
+
+
+class SheetCreate(_Msg):
+    """A score sheet for a game played with real cards (you get its two links' codes)."""
+
+    type: Literal["sheet_create"]
+    teams: Annotated[list[SheetName], Field(min_length=2, max_length=2)]
+    players: Annotated[list[SheetName], Field(min_length=4, max_length=4)] | None = None
+    first_dealer: Seat = 0
+    target: Annotated[int, Field(ge=TARGET_RANGE[0], le=TARGET_RANGE[1])] | None = None
+    deals: Annotated[int, Field(ge=DEALS_RANGE[0], le=DEALS_RANGE[1])] | None = None
+    pit_bonus: _one_of(PitBonus) = "any"  # type: ignore[valid-type]
+
+
+class SheetOpen(_Msg):
+    """Follow a sheet: its edit code (to change it) or its view code (to watch)."""
+
+    type: Literal["sheet_open"]
+    code: Code
+
+
+class SheetLeave(_Msg):
+    type: Literal["sheet_leave"]
+    code: Code
+
+
+class SheetChange(_Msg):
+    """What every change of a sheet carries."""
+
+    code: Code  # the edit code
+    version: Annotated[int, Field(ge=1)]  # the version the change was made on
+
+
+class SheetDeal(SheetChange):
+    """A deal: the playing team, one team's card points (or both), roem, pit."""
+
+    type: Literal["sheet_deal"]
+    playing: Team
+    points: Annotated[list[Count | None], Field(min_length=2, max_length=2)]
+    roem: Annotated[list[Count], Field(min_length=2, max_length=2)] = [0, 0]
+    pit: Team | None = None
+
+
+class SheetEdit(SheetDeal):
+    """A correction: the deal ``deal_id`` (its ``id``) reads as given."""
+
+    type: Literal["sheet_edit"]  # type: ignore[assignment]
+    deal_id: Annotated[int, Field(ge=1)]
+
+
+class SheetDelete(SheetChange):
+    type: Literal["sheet_delete"]
+    deal_id: Annotated[int, Field(ge=1)]
+
+
+class SheetDealer(SheetChange):
+    """Who deals next, corrected."""
+
+    type: Literal["sheet_dealer"]
+    seat: Seat
+
+
+class SheetUndo(SheetChange):
+    type: Literal["sheet_undo"]
+
+
+class SheetRedo(SheetChange):
+    type: Literal["sheet_redo"]
+
+
+class SheetContinue(SheetChange):
+    """Play on past the end of the game."""
+
+    type: Literal["sheet_continue"]
+
+
+class SheetNewGame(SheetChange):
+    """Start again with the same names."""
+
+    type: Literal["sheet_new_game"]
+
+
+SHEET_CHANGES = (
+    SheetDeal, SheetEdit, SheetDelete, SheetDealer, SheetUndo, SheetRedo, SheetContinue,
+    SheetNewGame,
+)  # fmt: skip
+CLIENT_MODELS: tuple[type[_Msg], ...] = (
+    Hello, Ping, LobbySubscribe, LobbyUnsubscribe, CreateRoom, TakeSeat, LeaveRoom, AddCpu,
+    RemoveSeat, Ready, Watch, Act, Back, Resume, Chat, Hint, GetRecord, SetNickname, NewGame,
+    DailyStart, DailyBoard, DailyAlltime, Review, Rematch, TournamentRegister,
+    TournamentUnregister, TournamentLeave, TournamentWatch, GetProfile, RatingBoard,
+    SheetCreate, SheetOpen, SheetLeave, *SHEET_CHANGES,
+)  # fmt: skip
+ClientMessage = Annotated[Union[CLIENT_MODELS], Field(discriminator="type")]  # noqa: UP007
 _CLIENT = TypeAdapter(ClientMessage)
 CLIENT_TYPES = frozenset(
     m.model_fields["type"].annotation.__args__[0]  # type: ignore[union-attr]
-    for m in (Hello, Ping, LobbySubscribe, LobbyUnsubscribe, CreateRoom, TakeSeat, LeaveRoom,
-              AddCpu, RemoveSeat, Ready, Watch, Act, Back, Resume, Chat, Hint, GetRecord,
-              SetNickname, NewGame, DailyStart, DailyBoard, DailyAlltime, Review, Rematch,
-              TournamentRegister, TournamentUnregister, TournamentLeave, TournamentWatch,
-              GetProfile, RatingBoard)
-)  # fmt: skip
+    for m in CLIENT_MODELS
+)
 
 
 def parse(frame: str | bytes) -> Any:
@@ -496,6 +584,31 @@ class RatingBoardOut(_Msg):
     you: dict[str, Any] | None
 
 
+class SheetOut(_Msg):
+    """A score sheet, to a phone that made or opened it (see client_protocol.md §14)."""
+
+    type: Literal["sheet"]
+    sheet_id: str
+    version: int
+    role: Literal["edit", "view"]
+    codes: dict[str, str] = Field(description="The view code; the edit code for editors.")
+    sheet: dict[str, Any] = Field(description="The sheet's summary.")
+    history: list[dict[str, Any]] = Field(description="Every change, in words, oldest first.")
+
+
+class SheetUpdateOut(_Msg):
+    """A new version of a sheet, to every phone that follows it."""
+
+    type: Literal["sheet_update"]
+    sheet_id: str
+    version: int
+    sheet: dict[str, Any]
+    change: dict[str, Any] | None = Field(None, description="The change, as a history line.")
+    history: list[dict[str, Any]] | None = Field(
+        None, description="All of it instead, after the sheet moved to another server."
+    )
+
+
 class DailyAlltimeOut(_Msg):
     type: Literal["daily_alltime"]
     min_days: int
@@ -508,7 +621,7 @@ ServerMessage = Annotated[
     Welcome | ErrorMsg | Pong | Lobby | LobbyRoom | LobbyRoomGone | Snapshot | Update
     | ChatOut | HintOut | Record | LobbyTournament | LobbyTournamentGone | TournamentStatus
     | LobbyPresence | NicknameOut | DailyBoardOut | DailyAlltimeOut | ReviewOut | RematchOut
-    | ProfileOut | RatingBoardOut,
+    | ProfileOut | RatingBoardOut | SheetOut | SheetUpdateOut,
     Field(discriminator="type"),
 ]  # fmt: skip
 

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from .peer import Peer
 
 
-ROOM, TOURNAMENT = "room", "tournament"  # the kinds of actor this server runs
+ROOM, TOURNAMENT, SHEET = "room", "tournament", "sheet"  # the kinds of actor this server runs
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,7 +21,8 @@ from .lobby import Identity, Lobby
 from .logs import log
 from .players.service import Players
 from .review import Reviews
-from .router import ROOM, TOURNAMENT, Ref, Router
+from .router import ROOM, SHEET, TOURNAMENT, Ref, Router
+from .sheet.sheets import Sheets
 from .store.base import Store
 from .table.rematch import Rematches
 from .table.rooms import Rooms
@@ -48,6 +49,7 @@ class Session:
     reviews: Reviews
     rematches: Rematches
     players: Players
+    sheets: Sheets
 
     async def serve(self, client: Client) -> None:
         """Read the connection's frames until it closes; then let go of everything."""
@@ -104,6 +106,11 @@ class Session:
                 await self.router.run(Ref(ROOM, m.room_id), client, m)
             case _ if isinstance(m, TOURNAMENT_COMMANDS):
                 await self.router.run(Ref(TOURNAMENT, m.tournament_id), client, m)
+            case p.SheetCreate():
+                await self.sheets.create(client, m)
+            case p.SheetOpen() | p.SheetLeave() | p.SheetChange():
+                sheet_id, _ = await self.sheets.find(m.code)
+                await self.router.run(Ref(SHEET, sheet_id), client, m)
             case p.GetRecord():
                 await self.record(client, m)
             case p.SetNickname():

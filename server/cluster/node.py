@@ -290,12 +290,18 @@ class ClusterRouter(Router):
         )
 
     async def sweep(self) -> None:
-        """Adopt every live actor that nobody holds; forget the connections of nodes that
-        died."""
+        """Adopt every live actor that nobody holds, and every actor a connection here still
+        follows (a score sheet is loaded only when asked for: its followers ask); forget the
+        connections of nodes that died."""
         if self.stopping:
             return
         refs = [Ref(name, key) for name, kind in self.kinds.items() for key in await kind.live()]
-        refs = [r for r in refs if r.key not in self.actors]
+        refs += [
+            Ref(client.kinds.get(key, ROOM), key)
+            for client in list(self.local.values())
+            for key in client.versions
+        ]
+        refs = [r for r in dict.fromkeys(refs) if r.key not in self.actors]
         if refs:
             holders = await self.bus.redis.mget([self.lease(r.key) for r in refs])
             orphans = [r for r, holder in zip(refs, holders, strict=True) if holder is None]
@@ -333,6 +339,8 @@ class ClusterRouter(Router):
         client.forwarded_any = True
         if ref.kind == TOURNAMENT:
             client.watching.add(ref.key)
+        else:
+            client.kinds[ref.key] = ref.kind
         message = Forward(
             self.node, client.conn_id, client.player_id, client.nickname, ref,
             command.model_dump_json(), client.following(ref.key),
@@ -457,7 +465,7 @@ class ClusterRouter(Router):
     def _catch_up(self, client: Client, room_id: str, last: int) -> None:
         if (client.conn_id, room_id) not in self._catching_up:
             self._catching_up.add((client.conn_id, room_id))
-            task = self._send_rejoin(client, Ref(ROOM, room_id), last)
+            task = self._send_rejoin(client, Ref(client.kinds.get(room_id, ROOM), room_id), last)
             asyncio.get_running_loop().create_task(task).add_done_callback(
                 lambda _: self._catching_up.discard((client.conn_id, room_id))
             )
@@ -476,7 +484,7 @@ class ClusterRouter(Router):
         """Re-attach our connections to actors that moved (``None``: all), each from the
         last version it saw; an actor elsewhere replays what the connection missed."""
         jobs = [
-            self._send_rejoin(client, Ref(ROOM, key), version)
+            self._send_rejoin(client, Ref(client.kinds.get(key, ROOM), key), version)
             for client in list(self.local.values())
             for key, version in list(client.versions.items())
             if keys is None or key in keys

@@ -67,6 +67,16 @@ class RoomRow:
 
 
 @dataclass(frozen=True, slots=True)
+class SheetRow:
+    """A score sheet, found by either of its codes (its log is kept like a room's)."""
+
+    id: str
+    edit_code: str
+    view_code: str
+    created_at: float
+
+
+@dataclass(frozen=True, slots=True)
 class TournamentRow:
     id: str
     format: str  # "classic" | "quick"
@@ -305,6 +315,16 @@ class Store(Protocol):
     async def tournaments_with_status(self, *statuses: str) -> list[TournamentRow]: ...
 
     async def match(self, match_id: str) -> dict[str, Any] | None: ...
+
+    # -- score sheets ---------------------------------------------------------------------
+
+    async def add_sheet(self, sheet: SheetRow, first: dict[str, Any]) -> None:
+        """Create a sheet with its log entry version 1, atomically."""
+
+    async def sheet(self, sheet_id: str) -> SheetRow | None: ...
+
+    async def sheet_by_code(self, code: str) -> SheetRow | None:
+        """The sheet whose edit code or view code is ``code``."""
 
     # -- rematches ------------------------------------------------------------------------
 

@@ -53,6 +53,7 @@ from server.store.base import (
     Rater,
     RatingRow,
     RoomRow,
+    SheetRow,
     StoreError,
     TournamentRow,
     VersionConflict,
@@ -465,6 +466,31 @@ class PostgresStore:
         sql = f"SELECT {_ROOM_COLS} FROM rooms WHERE invite_code = $1"
         row = await self._submit("room by invite code", _fetchrow(sql, invite_code))
         return None if row is None else codec.room(row)
+
+    async def add_sheet(self, sheet: SheetRow, first: dict[str, Any]) -> None:
+        row = (sheet.id, sheet.edit_code, sheet.view_code, float(sheet.created_at))
+        text = codec.dumps(first, f"sheet {sheet.id!r} log entry 1")
+
+        async def run(conn: _Conn) -> None:
+            try:
+                async with conn.transaction():
+                    sql = f"INSERT INTO sheets ({codec.SHEET_COLS}) VALUES ($1, $2, $3, $4)"
+                    await conn.execute(sql, *row)
+                    await conn.execute(_INSERT_LOG, sheet.id, 1, text)
+            except asyncpg.UniqueViolationError as exc:
+                raise StoreError(f"cannot add sheet {sheet.id!r}: {exc}") from exc
+
+        await self._submit(f"add sheet {sheet.id!r}", run, turn=sheet.id)
+
+    async def sheet(self, sheet_id: str) -> SheetRow | None:
+        sql = f"SELECT {codec.SHEET_COLS} FROM sheets WHERE id = $1"
+        row = await self._submit(f"sheet {sheet_id!r}", _fetchrow(sql, sheet_id))
+        return None if row is None else codec.sheet(row)
+
+    async def sheet_by_code(self, code: str) -> SheetRow | None:
+        sql = f"SELECT {codec.SHEET_COLS} FROM sheets WHERE edit_code = $1 OR view_code = $1"
+        row = await self._submit("sheet by code", _fetchrow(sql, code))
+        return None if row is None else codec.sheet(row)
 
     async def rooms_with_status(self, *statuses: str) -> list[RoomRow]:
         """Rooms whose status is any of ``statuses``, oldest first."""

@@ -17,6 +17,7 @@ from .base import (
     RatingPoint,
     RatingRow,
     RoomRow,
+    SheetRow,
     StoreError,
     TournamentRow,
 )
@@ -132,3 +133,12 @@ def line_rows(result: MatchResult, changes: dict[str, float]) -> list[tuple[Any,
          r.seat, int(r.won), int(r.left), r.score[0], r.score[1], changes.get(r.player_id))
         for r in m.players
     ]  # fmt: skip
+
+
+# -- score sheets -------------------------------------------------------------------------
+
+SHEET_COLS = "id, edit_code, view_code, created_at"
+
+
+def sheet(row: Any) -> SheetRow:
+    return SheetRow(row[0], row[1], row[2], float(row[3]))

@@ -39,6 +39,7 @@ from server.store.base import (
     Rater,
     RatingRow,
     RoomRow,
+    SheetRow,
     StoreError,
     TournamentRow,
     VersionConflict,
@@ -333,6 +334,33 @@ class SqliteStore:
             return [codec.room(row) for row in self._db().execute(sql, statuses)]
 
         return await self._submit(f"rooms with status {statuses!r}", run)
+
+    # ----------------------------------------------------------------- score sheets
+
+    async def add_sheet(self, sheet: SheetRow, first: dict[str, Any]) -> None:
+        row = (sheet.id, sheet.edit_code, sheet.view_code, float(sheet.created_at))
+        text = codec.dumps(first, f"sheet {sheet.id!r} log entry 1")
+
+        def run() -> None:
+            conn = self._db()
+            try:
+                with _transaction(conn):
+                    conn.execute(
+                        f"INSERT INTO sheets ({codec.SHEET_COLS}) VALUES (?, ?, ?, ?)", row
+                    )
+                    conn.execute(_INSERT_LOG, (sheet.id, 1, text))
+            except sqlite3.IntegrityError as exc:
+                raise StoreError(f"cannot add sheet {sheet.id!r}: {exc}") from exc
+
+        await self._submit(f"add sheet {sheet.id!r}", run)
+
+    async def sheet(self, sheet_id: str) -> SheetRow | None:
+        sql = f"SELECT {codec.SHEET_COLS} FROM sheets WHERE id = ?"
+        return await self._submit(f"sheet {sheet_id!r}", self._one, sql, sheet_id, codec.sheet)
+
+    async def sheet_by_code(self, code: str) -> SheetRow | None:
+        sql = f"SELECT {codec.SHEET_COLS} FROM sheets WHERE edit_code = ?1 OR view_code = ?1"
+        return await self._submit("sheet by code", self._one, sql, code, codec.sheet)
 
     # ----------------------------------------------------------------- tournaments
 

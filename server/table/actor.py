@@ -342,7 +342,7 @@ class RoomActor(Actor):
     def attach(self, peer: Peer, seat: int | None, since: int | None = None) -> None:
         """Add a member and bring it up to date: missed updates, or a snapshot."""
         self.members[peer] = seat
-        peer.memberships[self.room.id] = self
+        peer.follow(self)
         oldest = self.history[0].version if self.history else self.room.version + 1
         if since is not None and oldest - 1 <= since <= self.room.version:
             for step in self.history:

@@ -163,7 +163,7 @@ class TournamentActor(Actor):
 
     async def watch(self, peer: Peer) -> None:
         self.watchers.add(peer)
-        peer.memberships[self.t.id] = self
+        peer.follow(self)
         peer.send({"type": "tournament", "tournament": self.summary()})
 
     def detach(self, peer: Peer) -> None:

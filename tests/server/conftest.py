@@ -135,11 +135,11 @@ class Harness:
         return await asyncio.to_thread(get)
 
     async def running(self) -> dict[str, list[str]]:
-        """The rooms and tournaments this server runs now (``GET /cluster``)."""
+        """The rooms, tournaments and sheets this server runs now (``GET /cluster``)."""
         status, body, _ = await self.http_get("/cluster")
         assert status == 200, body
         listed = json.loads(body)
-        return {"rooms": listed["rooms"], "tournaments": listed["tournaments"]}
+        return {k: listed[k] for k in ("rooms", "tournaments", "sheets")}
 
     async def table(self, *nicknames: str, **room: Any) -> tuple[str, list[GameClient]]:
         """Four players (or fewer plus CPUs: pass ``cpu=[seats]``) seated, ready, started."""

@@ -719,6 +719,152 @@ async def no_such_player(tmp_path: Path) -> None:
         await refused(ann, message, "no_such_player", (bob,))
 
 
+# == §7, score sheets ======================================================================
+
+
+@dataclass
+class Sheet:
+    """A score sheet: ann made it (one deal in), bob follows its edit link, sam its view
+    link."""
+
+    codes: dict[str, str]
+    ann: GameClient
+    bob: GameClient
+    sam: GameClient
+
+    @property
+    def edit(self) -> str:
+        return self.codes["edit"]
+
+    def others(self, offender: GameClient) -> list[GameClient]:
+        return [c for c in (self.ann, self.bob, self.sam) if c is not offender]
+
+    def change(self, kind: str, **fields: Any) -> dict[str, Any]:
+        return {"type": f"sheet_{kind}", "code": self.edit, "version": 2, **fields}
+
+    async def state(self) -> dict[str, Any]:
+        await drain(self.ann)  # so that the reply is not an earlier frame
+        reply = await self.ann.request({"type": "sheet_open", "code": self.edit}, "sheet")
+        assert reply["type"] == "sheet", reply
+        return reply["sheet"]
+
+
+SHEET_DEAL = {"playing": 0, "points": [100, None]}
+
+
+async def sheet(h: Harness, **fields: Any) -> Sheet:
+    ann, bob, sam = [await h.client(n) for n in ("ann", "bob", "sam")]
+    made = await ann.request({"type": "sheet_create", "teams": ["Wij", "Zij"], **fields}, "sheet")
+    assert made["type"] == "sheet", made
+    codes = made["codes"]
+    for client, code in ((bob, codes["edit"]), (sam, codes["view"])):
+        reply = await client.request({"type": "sheet_open", "code": code}, "sheet")
+        assert reply["type"] == "sheet", reply
+    s = Sheet(codes, ann, bob, sam)
+    await ann.send({"type": "sheet_deal", "code": s.edit, "version": 1, **SHEET_DEAL})
+    for client in (ann, bob, sam):
+        await client.next("sheet_update", version=2)
+    return s
+
+
+@provokes("bad_sheet_code")
+async def bad_sheet_code(tmp_path: Path) -> None:
+    async with server(tmp_path) as h:
+        s = await sheet(h)
+        await refused(s.bob, {"type": "sheet_open", "code": "NOSUCHCODE"}, "bad_sheet_code",
+                      s.others(s.bob), s.state)  # fmt: skip
+
+
+@provokes("read_only")
+async def read_only(tmp_path: Path) -> None:
+    async with server(tmp_path) as h:
+        s = await sheet(h)
+        change = {**s.change("undo"), "code": s.codes["view"]}
+        await refused(s.sam, change, "read_only", s.others(s.sam), s.state)
+
+
+@provokes("invalid_deal")
+async def invalid_deal(tmp_path: Path) -> None:
+    async with server(tmp_path) as h:
+        s = await sheet(h)
+        bad = s.change("deal", playing=0, points=[100, 100])
+        await refused(s.bob, bad, "invalid_deal", s.others(s.bob), s.state)
+
+
+@provokes("no_such_deal")
+async def no_such_sheet_deal(tmp_path: Path) -> None:
+    async with server(tmp_path) as h:
+        s = await sheet(h)
+        await refused(
+            s.bob, s.change("delete", deal_id=7), "no_such_deal", s.others(s.bob), s.state
+        )
+
+
+@provokes("stale_version")
+async def stale_sheet_version(tmp_path: Path) -> None:
+    async with server(tmp_path) as h:
+        s = await sheet(h)
+        stale = {**s.change("deal", **SHEET_DEAL), "version": 1}
+        await refused(s.bob, stale, "stale_version", s.others(s.bob), s.state)
+
+
+@provokes("game_ended")
+async def game_ended(tmp_path: Path) -> None:
+    async with server(tmp_path) as h:
+        s = await sheet(h, deals=1)
+        await refused(s.bob, s.change("deal", **SHEET_DEAL), "game_ended", s.others(s.bob), s.state)
+
+
+@provokes("not_over")
+async def not_over(tmp_path: Path) -> None:
+    async with server(tmp_path) as h:
+        s = await sheet(h)
+        await refused(s.bob, s.change("continue"), "not_over", s.others(s.bob), s.state)
+
+
+@provokes("empty_game")
+async def empty_game(tmp_path: Path) -> None:
+    async with server(tmp_path) as h:
+        s = await sheet(h, deals=1)
+        await s.bob.send(s.change("new_game"))
+        for client in (s.ann, s.bob, s.sam):
+            await client.next("sheet_update", version=3)
+        again = {**s.change("new_game"), "version": 3}
+        await refused(s.bob, again, "empty_game", s.others(s.bob), s.state)
+
+
+@provokes("nothing_to_undo")
+async def nothing_to_undo(tmp_path: Path) -> None:
+    async with server(tmp_path) as h:
+        ann = await h.client("ann")
+        made = await ann.request({"type": "sheet_create", "teams": ["Wij", "Zij"]}, "sheet")
+        undo = {"type": "sheet_undo", "code": made["codes"]["edit"], "version": 1}
+        await refused(ann, undo, "nothing_to_undo")
+
+
+@provokes("nothing_to_redo")
+async def nothing_to_redo(tmp_path: Path) -> None:
+    async with server(tmp_path) as h:
+        s = await sheet(h)
+        await refused(s.bob, s.change("redo"), "nothing_to_redo", s.others(s.bob), s.state)
+
+
+@provokes("dealer_unchanged")
+async def dealer_unchanged(tmp_path: Path) -> None:
+    async with server(tmp_path) as h:
+        s = await sheet(h)  # seat 0 dealt the first deal: seat 1 deals next
+        same = s.change("dealer", seat=1)
+        await refused(s.bob, same, "dealer_unchanged", s.others(s.bob), s.state)
+
+
+@provokes("bad_name")
+async def bad_name(tmp_path: Path) -> None:
+    async with server(tmp_path) as h:
+        ann, bob = await h.client("ann"), await h.client("bob")
+        spoof = {"type": "sheet_create", "teams": ["Wij", "Zij\u202e"]}
+        await refused(ann, spoof, "bad_name", (bob,))
+
+
 # == §7, game actions ======================================================================
 
 

@@ -45,6 +45,8 @@ SERVER_TYPES = {
     "daily_alltime",
     "profile",
     "rating_board",
+    "sheet",
+    "sheet_update",
 }
 
 # Codes the server or the engine defines that the tables leave out, each with the reason the

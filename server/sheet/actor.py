@@ -1,0 +1,134 @@
+"""One task per score sheet: the only writer of its log.
+
+The :class:`~server.sheet.sheet.Sheet` decides; the actor makes each entry durable, folds
+it in, then sends every phone that follows the sheet the new version (its full summary and
+the change in words), so phones that enter at the same moment are put in one order here
+and the later one's change, made on a version that is gone, is refused.  A sheet nobody
+follows for :data:`IDLE_SECONDS` lets its task end; the next phone to open it loads it
+again from its log.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from ..actor import Actor
+from ..errors import Unavailable, room_unavailable
+from ..logs import log
+from ..peer import encode
+from ..router import SHEET
+from .entries import Entry
+from .sheet import Sheet
+
+if TYPE_CHECKING:
+    from ..peer import Peer
+    from ..ports import Ports
+
+IDLE_SECONDS = 600.0  # a sheet nobody follows stays loaded this long
+
+Command = Callable[[Sheet], list[Entry]]  # a transition of the sheet, bound to its arguments
+
+
+class SheetActor(Actor):
+    kind = SHEET
+
+    def __init__(self, sheet: Sheet, ports: Ports) -> None:
+        super().__init__(ports.clock, f"sheet {sheet.id}", log.bind(sheet_id=sheet.id))
+        self.sheet = sheet
+        self.ports = ports
+        self.members: set[Peer] = set()
+        self._idle = False
+        self._rest()
+
+    @property
+    def key(self) -> str:
+        return self.sheet.id
+
+    def finished(self) -> bool:
+        return self._idle
+
+    def _closed(self) -> Unavailable:
+        """A sheet whose task ended (idle, or moved) opens again from its log: try again."""
+        return room_unavailable()
+
+    async def on_deadline(self) -> None:
+        self._idle = not self.members
+
+    def on_exit(self) -> None:
+        for member in list(self.members):  # moved, or the server is stopping: they follow
+            member.memberships.pop(self.key, None)  # it wherever it runs next
+        self.members.clear()
+
+    def _rest(self) -> None:
+        """With nobody following, end after a while."""
+        self.deadline = None if self.members else self.clock.now() + IDLE_SECONDS
+
+    # -- following -----------------------------------------------------------------------
+
+    def open(self, peer: Peer, codes: dict[str, str]) -> None:
+        """``peer`` follows the sheet: a snapshot, with the codes its link gives it."""
+        self._attach(peer)
+        frame = {
+            "type": "sheet", "sheet_id": self.key, "version": self.sheet.version,
+            "role": "edit" if "edit" in codes else "view", "codes": codes,
+            "sheet": self.summary(), "history": self.history(),
+        }  # fmt: skip
+        peer.deliver(self.key, self.sheet.version, encode(frame), snapshot=True)
+
+    async def rejoin(self, peer: Peer, since: int) -> None:
+        """A follower whose sheet moved here, or whose updates were lost on the way: the
+        sheet as it stands, history and all (it keeps the codes it had)."""
+        self._attach(peer)
+        if since < self.sheet.version:
+            peer.deliver(self.key, self.sheet.version, encode(self._update(None)))
+
+    def _attach(self, peer: Peer) -> None:
+        self.members.add(peer)
+        peer.follow(self)
+        self._rest()
+
+    def detach(self, peer: Peer) -> None:
+        self.members.discard(peer)
+        peer.left(self.key)
+        self._rest()
+
+    # -- changing ------------------------------------------------------------------------
+
+    async def change(self, peer: Peer, command: Command) -> None:
+        """Run a transition made by ``peer``'s player (who follows the sheet from now on),
+        and commit what it says."""
+        if peer not in self.members:
+            self._attach(peer)
+        for entry in command(self.sheet):
+            await self.commit(entry)
+
+    async def commit(self, entry: Entry) -> None:
+        """Durable first, then folded in, then sent to every follower."""
+        sheet = self.sheet
+        await self.ports.journal.append(sheet.id, sheet.version + 1, entry.to_dict(), self.epoch)
+        sheet.apply(entry)
+        frame = encode(self._update(sheet.history[-1]))
+        for member in list(self.members):
+            member.deliver(sheet.id, sheet.version, frame)
+
+    def _update(self, change: dict[str, Any] | None) -> dict[str, Any]:
+        """A new version: the change in words, or (``None``) the whole history."""
+        update: dict[str, Any] = {
+            "type": "sheet_update", "sheet_id": self.key, "version": self.sheet.version,
+            "sheet": self.summary(),
+        }  # fmt: skip
+        if change is None:
+            update["history"] = self.history()
+        else:
+            update["change"] = self._named(change)
+        return update
+
+    def summary(self) -> dict[str, Any]:
+        return self.sheet.summary(self.ports.names)  # type: ignore[arg-type]
+
+    def history(self) -> list[dict[str, Any]]:
+        return [self._named(item) for item in self.sheet.history]
+
+    def _named(self, item: dict[str, Any]) -> dict[str, Any]:
+        return {**item, "by": self.ports.names.get(item["by"], item["by"])}

@@ -1,0 +1,467 @@
+"""A score sheet for a game played with real cards, as a pure state machine folded from its
+durable log (like a room: no I/O, no clock; the actor commits what it says).
+
+After each deal the table enters the playing team, one team's card points (the other's is
+162 minus them, the last trick included) or both, each team's roem, and the team that took
+every trick, if one did; :func:`engine.scoring.score_deal` scores it (nat, ties nat, pit
+and its bonus option), and :func:`engine.scoring.match_over` says when the game is over,
+so the sheet scores exactly as a played match does.
+
+Transitions, in one table (command: entries written | refusals); every command names the
+version it was made on, and one made on an older version is refused (``stale_version``),
+never merged::
+
+    enter(draft)        DealEntered          | invalid_deal game_ended
+    edit(id, draft)     DealEdited           | invalid_deal no_such_deal
+    delete(id)          DealDeleted          | no_such_deal
+    set_dealer(seat)    DealerSet            | dealer_unchanged
+    continue_()         Continued            | not_over
+    new_game()          NewGame              | empty_game
+    undo()              Undone               | nothing_to_undo
+    redo()              Redone               | nothing_to_redo
+
+The changes in effect are a list: a change is appended (and what was undone is forgotten),
+``undo`` moves the latest one to the undone list, ``redo`` moves it back.  Everything shown
+(the games, each deal with its dealer and running totals, who deals next) is worked out
+afresh from that list, so an undo of any change, a deal entered or a new game started,
+is exact.  The dealer rotates clockwise every deal; a correction sets who deals from there,
+and a deleted deal is one that never happened.  A deal is named by the version that
+entered it (its ``id``), which never changes.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.events import DealResult
+from engine.rules import Rules
+from engine.scoring import extra_deal, match_over, match_winner, score_deal
+from engine.tables import DEAL_POINTS
+
+from ..errors import Refused
+from .entries import (
+    Change,
+    Continued,
+    Created,
+    DealDeleted,
+    DealEdited,
+    DealEntered,
+    DealerSet,
+    DealInput,
+    Entry,
+    NewGame,
+    Redone,
+    Undone,
+)
+
+MAX_ROEM = 1000  # a team's roem in one deal, at most (far above what eight tricks can hold)
+NAME_LENGTH = 24  # a team's or a player's name, at most
+_REFUSED = ("Cc", "Cf", "Co", "Cn")  # control, format (bidi, zero-width), private, unassigned
+
+
+class SheetError(Refused):
+    """A command the sheet refuses; ``code`` is stable, ``message`` says what is wrong."""
+
+
+def check_name(text: str, what: str) -> str:
+    """``text`` as a team's or player's name (NFC, spaces trimmed and single), or
+    ``bad_name``: empty, too long, or holding control, format or bidirectional characters
+    (which could make one name pose as another)."""
+    name = " ".join(unicodedata.normalize("NFC", text).split())
+    if not 1 <= len(name) <= NAME_LENGTH:
+        raise SheetError("bad_name", f"{what} has 1 to {NAME_LENGTH} characters")
+    if any(unicodedata.category(c) in _REFUSED for c in name):
+        raise SheetError("bad_name", f"{what} may not hold control or invisible characters")
+    return name
+
+
+def created(
+    by: str, at: float, teams: Sequence[str], players: Sequence[str] | None,
+    first_dealer: int, rules: Rules,
+) -> Created:  # fmt: skip
+    """A new sheet's first entry, its names checked."""
+    a, b = (check_name(t, f"team {i + 1}'s name") for i, t in enumerate(teams))
+    if a.casefold() == b.casefold():
+        raise SheetError("bad_name", "the two teams need different names")
+    named = None
+    if players is not None:
+        named = tuple(check_name(n, f"player {i + 1}'s name") for i, n in enumerate(players))
+    return Created(by, at, (a, b), named, first_dealer, rules)  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True, slots=True)
+class Draft:
+    """A deal as a phone sends it: one team's points or both (None: work it out)."""
+
+    playing: int
+    points: tuple[int | None, int | None]
+    roem: tuple[int, int]
+    pit: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ScoredDeal:
+    id: int  # the version that entered it
+    number: int  # 1, 2, ... within its game
+    dealer: int
+    deal: DealInput
+    result: DealResult
+    totals: tuple[int, int]  # the running totals after it
+    by: str  # who entered it, or last corrected it
+    edited: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        d, r = self.deal, self.result
+        return {
+            "id": self.id, "number": self.number, "dealer": self.dealer,
+            "playing": d.playing, "points": list(d.points), "roem": list(d.roem),
+            "pit": d.pit, "nat": r.nat, "score": list(r.score), "totals": list(self.totals),
+            "by": self.by, "edited": self.edited,
+        }  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class Applied:
+    """A change in effect: the version that made it, and what it did in words."""
+
+    version: int
+    change: Change
+    text: str
+
+
+@dataclass(slots=True)
+class Game:
+    number: int
+    deals: list[ScoredDeal] = field(default_factory=list)
+    continued: int = 0  # times played on past its end
+
+    @property
+    def totals(self) -> tuple[int, int]:
+        return self.deals[-1].totals if self.deals else (0, 0)
+
+
+@dataclass(slots=True)
+class Sheet:
+    id: str
+    created: Created
+    version: int = 1
+    changes: list[Applied] = field(default_factory=list)  # in effect, in order
+    undone: list[Applied] = field(default_factory=list)  # the latest last
+    history: list[dict[str, Any]] = field(default_factory=list)  # every change, as shown
+    games: list[Game] = field(default_factory=lambda: [Game(1)])  # the last is played now
+    dealer: int = 0  # who deals the next deal
+
+    @classmethod
+    def from_log(cls, sheet_id: str, log: list[Entry]) -> Sheet:
+        first = log[0]
+        if not isinstance(first, Created):
+            raise ValueError(f"sheet {sheet_id!r}: the log does not start with 'created'")
+        sheet = cls(sheet_id, first, dealer=first.first_dealer)
+        for entry in log[1:]:
+            sheet.apply(entry)
+        return sheet
+
+    # -- what it shows -------------------------------------------------------------------
+
+    @property
+    def rules(self) -> Rules:
+        return self.created.rules
+
+    @property
+    def teams(self) -> tuple[str, str]:
+        return self.created.teams
+
+    @property
+    def game(self) -> Game:
+        return self.games[-1]
+
+    def seat_name(self, seat: int) -> str:
+        players = self.created.players
+        return players[seat] if players else f"{self.teams[seat % 2]} {seat // 2 + 1}"
+
+    def end_value(self, game: Game) -> int:
+        return self.rules.end_value * (1 + game.continued)
+
+    def over(self, game: Game) -> bool:
+        return match_over(self.rules.end, self.end_value(game), game.totals, len(game.deals))
+
+    def summary(self, names: dict[str, str] | None = None) -> dict[str, Any]:
+        """The sheet as every phone shows it (without its history: see :attr:`history`)."""
+        game, names = self.game, names or {}
+        over = self.over(game)
+        return {
+            "id": self.id,
+            "version": self.version,
+            "teams": list(self.teams),
+            "players": None if self.created.players is None else list(self.created.players),
+            "seats": [self.seat_name(s) for s in range(4)],
+            "rules": {
+                "end": str(self.rules.end),
+                "end_value": self.rules.end_value,
+                "pit_bonus": str(self.rules.pit_bonus),
+            },
+            "game": {
+                "number": game.number,
+                "deals": [{**d.to_dict(), "by": names.get(d.by, d.by)} for d in game.deals],
+                "totals": list(game.totals),
+                "end_value": self.end_value(game),
+                "continued": game.continued,
+                "over": over,
+                "winner": match_winner(game.totals) if over else None,
+                "extra_deal": extra_deal(
+                    self.rules.end, self.end_value(game), game.totals, len(game.deals)
+                ),
+            },
+            "games": [
+                {
+                    "number": g.number,
+                    "deals": len(g.deals),
+                    "totals": list(g.totals),
+                    "winner": match_winner(g.totals) if self.over(g) else None,
+                }
+                for g in self.games[:-1]
+            ],
+            "dealer": self.dealer,
+            "leader": (self.dealer + 1) % 4,
+            "stats": [self._stats(game, team) for team in (0, 1)],
+            "undo": self.changes[-1].text if self.changes else None,
+            "redo": self.undone[-1].text if self.undone else None,
+        }
+
+    def _stats(self, game: Game, team: int) -> dict[str, Any]:
+        deals = game.deals
+        playing = [d for d in deals if d.deal.playing == team]
+        return {
+            "playing": len(playing),
+            "nat": sum(d.result.nat for d in playing),
+            "pits": sum(d.deal.pit == team for d in deals),
+            "roem": sum(d.deal.roem[team] for d in deals),
+            "average": round(game.totals[team] / len(deals), 1) if deals else None,
+        }
+
+    # -- transitions: command -> entries -------------------------------------------------
+
+    def enter(self, by: str, at: float, version: int, draft: Draft) -> list[Entry]:
+        self._current(version)
+        if self.over(self.game):
+            raise SheetError(
+                "game_ended", f"game {self.game.number} is over: continue it, or start a new game"
+            )
+        return [DealEntered(by, at, self._checked(draft))]
+
+    def edit(self, by: str, at: float, version: int, deal_id: int, draft: Draft) -> list[Entry]:
+        self._current(version)
+        self._deal(deal_id)
+        return [DealEdited(by, at, deal_id, self._checked(draft))]
+
+    def delete(self, by: str, at: float, version: int, deal_id: int) -> list[Entry]:
+        self._current(version)
+        self._deal(deal_id)
+        return [DealDeleted(by, at, deal_id)]
+
+    def set_dealer(self, by: str, at: float, version: int, seat: int) -> list[Entry]:
+        self._current(version)
+        if seat == self.dealer:
+            raise SheetError("dealer_unchanged", f"{self.seat_name(seat)} deals next already")
+        return [DealerSet(by, at, seat)]
+
+    def continue_(self, by: str, at: float, version: int) -> list[Entry]:
+        self._current(version)
+        if not self.over(self.game):
+            raise SheetError("not_over", f"game {self.game.number} is not over yet")
+        return [Continued(by, at)]
+
+    def new_game(self, by: str, at: float, version: int) -> list[Entry]:
+        self._current(version)
+        if not self.game.deals:
+            raise SheetError("empty_game", f"game {self.game.number} has no deals yet")
+        return [NewGame(by, at)]
+
+    def undo(self, by: str, at: float, version: int) -> list[Entry]:
+        self._current(version)
+        if not self.changes:
+            raise SheetError("nothing_to_undo", "there is no change to undo")
+        return [Undone(by, at)]
+
+    def redo(self, by: str, at: float, version: int) -> list[Entry]:
+        self._current(version)
+        if not self.undone:
+            raise SheetError("nothing_to_redo", "there is no undone change to redo")
+        return [Redone(by, at)]
+
+    def _current(self, version: int) -> None:
+        if version != self.version:
+            raise SheetError(
+                "stale_version",
+                f"the sheet changed since you looked (you saw version {version}, it is at "
+                f"{self.version} now): check it and send your change again",
+            )
+
+    def _deal(self, deal_id: int) -> ScoredDeal:
+        for deal in self.game.deals:
+            if deal.id == deal_id:
+                return deal
+        raise SheetError("no_such_deal", f"game {self.game.number} has no deal {deal_id}")
+
+    def _checked(self, draft: Draft) -> DealInput:
+        """``draft`` completed (the other team's points) and checked, or refused with what
+        is wrong, in the table's own words."""
+        teams = self.teams
+        given = [p for p in draft.points if p is not None]
+        if not given:
+            raise SheetError("invalid_deal", "enter the card points of one team (0-162)")
+        for team, points in enumerate(draft.points):
+            if points is not None and not 0 <= points <= DEAL_POINTS:
+                raise SheetError(
+                    "invalid_deal", f"{teams[team]}'s points must be 0 to 162, not {points}"
+                )
+        first, second = draft.points
+        if first is not None and second is not None and first + second != DEAL_POINTS:
+            raise SheetError(
+                "invalid_deal",
+                f"the points add up to 162 (the last trick's 10 included), not {first + second}",
+            )
+        a = first if first is not None else DEAL_POINTS - second  # type: ignore[operator]
+        points = (a, DEAL_POINTS - a)
+        for team, roem in enumerate(draft.roem):
+            if roem < 0 or roem % 10 or roem > MAX_ROEM:
+                raise SheetError(
+                    "invalid_deal",
+                    f"{teams[team]}'s roem must be a multiple of 10 from 0 to {MAX_ROEM}, "
+                    f"not {roem}",
+                )
+        if draft.pit is not None:
+            taker, other = draft.pit, 1 - draft.pit
+            if points[taker] != DEAL_POINTS:
+                raise SheetError(
+                    "invalid_deal",
+                    f"a pit is every trick: {teams[taker]} then has 162 points, not "
+                    f"{points[taker]}",
+                )
+            if draft.roem[other]:
+                raise SheetError(
+                    "invalid_deal",
+                    f"{teams[other]} took no trick in a pit, so they have no roem, not "
+                    f"{draft.roem[other]}",
+                )
+        return DealInput(draft.playing, points, draft.roem, draft.pit)
+
+    # -- the fold: entry -> state ----------------------------------------------------------
+
+    def apply(self, entry: Entry) -> None:
+        """Fold in one entry (already checked, or replayed from the log)."""
+        self.version += 1
+        match entry:
+            case Created():
+                raise ValueError("a sheet is created once")
+            case Undone():
+                self.undone.append(self.changes.pop())
+                self._derive()
+                text = f"Undone: {self.undone[-1].text}"
+            case Redone():
+                self.changes.append(self.undone.pop())
+                self._derive()
+                text = f"Redone: {self.changes[-1].text}"
+            case DealEdited() | DealDeleted():
+                deleted = self._describe_before(entry)  # while its deal is still there
+                self._made(entry)
+                self._derive()
+                text = deleted or self._describe_after(entry)
+            case _:  # added at the end: no need to work everything out again
+                self._made(entry)
+                self._extend(self.version, entry)
+                text = self._describe_after(entry)
+        if not isinstance(entry, Undone | Redone):
+            self.changes[-1] = Applied(self.version, entry, text)
+        self.history.append(
+            {"version": self.version, "kind": entry.tag, "by": entry.by, "at": entry.at,
+             "text": text}
+        )  # fmt: skip
+
+    def _made(self, change: Change) -> None:
+        """A new change in effect (its words follow); what was undone is forgotten."""
+        self.changes.append(Applied(self.version, change, ""))
+        self.undone.clear()
+
+    def _derive(self) -> None:
+        """The games, their deals and who deals next, worked out afresh from the changes
+        (after an edit, a deletion, an undo or a redo)."""
+        latest: dict[int, tuple[DealInput, str, bool]] = {}  # deal id -> as it reads now
+        for applied in self.changes:
+            match applied.change:
+                case DealEntered(by=by, deal=deal):
+                    latest[applied.version] = (deal, by, False)
+                case DealEdited(by=by, deal_id=deal_id, deal=deal):
+                    latest[deal_id] = (deal, by, True)
+                case DealDeleted(deal_id=deal_id):
+                    del latest[deal_id]
+        self.games, self.dealer = [Game(1)], self.created.first_dealer
+        for applied in self.changes:
+            change = applied.change
+            if isinstance(change, DealEntered):
+                if applied.version in latest:
+                    self._add_deal(applied.version, *latest[applied.version])
+            elif not isinstance(change, DealEdited | DealDeleted):
+                self._extend(applied.version, change)
+
+    def _extend(self, version: int, change: Change) -> None:
+        """Add one change at the end: a deal, a dealer's correction, playing on, a new game."""
+        match change:
+            case DealEntered(by=by, deal=deal):
+                self._add_deal(version, deal, by, False)
+            case DealerSet(seat=seat):
+                self.dealer = seat
+            case Continued():
+                self.game.continued += 1
+            case NewGame():
+                self.games.append(Game(self.game.number + 1))
+
+    def _add_deal(self, deal_id: int, deal: DealInput, by: str, edited: bool) -> None:
+        game = self.game
+        result = score_deal(deal.points, deal.roem, deal.playing, deal.pit, self.rules.pit_bonus)
+        a, b = game.totals
+        totals = (a + result.score[0], b + result.score[1])
+        scored = ScoredDeal(deal_id, len(game.deals) + 1, self.dealer, deal, result, totals, by,
+                            edited)  # fmt: skip
+        game.deals.append(scored)
+        self.dealer = (self.dealer + 1) % 4
+
+    def _describe_before(self, change: Change) -> str:
+        """A deletion in words, while its deal is still there (else "")."""
+        if isinstance(change, DealDeleted):
+            deal = self._deal(change.deal_id)
+            return f"Deal {deal.number} deleted ({self._line(deal)})"
+        return ""
+
+    def _describe_after(self, change: Change) -> str:
+        """A change in words, once it is made."""
+        game = self.game
+        match change:
+            case DealEntered():
+                deal = self._find(self.version)
+                return f"Deal {deal.number}: {self._line(deal)}"
+            case DealEdited(deal_id=deal_id):
+                deal = self._find(deal_id)
+                return f"Deal {deal.number} corrected: {self._line(deal)}"
+            case DealerSet(seat=seat):
+                return f"Dealer corrected: {self.seat_name(seat)} deals next"
+            case Continued():
+                return f"Game {game.number} played on to {self.end_value(game)}"
+            case NewGame():
+                return f"Game {game.number} started"
+        raise ValueError(f"not a change: {change!r}")  # pragma: no cover
+
+    def _find(self, deal_id: int) -> ScoredDeal:
+        return next(d for game in self.games for d in game.deals if d.id == deal_id)
+
+    def _line(self, deal: ScoredDeal) -> str:
+        t, s = self.teams, deal.result.score
+        marks = " nat" if deal.result.nat else ""
+        marks += " pit" if deal.deal.pit is not None else ""
+        return f"{t[0]} {s[0]}, {t[1]} {s[1]}{marks}"
+
+
+__all__ = ["MAX_ROEM", "Draft", "ScoredDeal", "Sheet", "SheetError", "check_name", "created"]
