@@ -55,9 +55,9 @@ async def test_sigterm_shuts_down_in_order_and_the_table_survives(tmp_path: Path
     assert await asyncio.wait_for(process.wait(), 20) == 0
     assert process.stderr is not None
     logs = [json.loads(line) for line in (await process.stderr.read()).decode().splitlines()]
-    events = [entry["event"] for entry in logs]
-    assert events[0] == "server_started" and events[-1] == "server_stopped"
     assert all("timestamp" in entry and "level" in entry for entry in logs)
+    ours = [entry["event"] for entry in logs if "logger" not in entry]  # not asyncio's, say
+    assert ours[0] == "server_started" and ours[-1] == "server_stopped"
     # a new process resumes the room from its log, nothing lost
     process, port = await _serve(tmp_path, KLAVERJAS_CPU_DELAY="0")
     try:
