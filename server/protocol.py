@@ -604,6 +604,7 @@ class SheetUpdateOut(_Msg):
     version: int
     sheet: dict[str, Any]
     change: dict[str, Any] | None = Field(None, description="The change, as a history line.")
+    ref: str | None = Field(None, description="In the sender's copy: its change's ref.")
     history: list[dict[str, Any]] | None = Field(
         None, description="All of it instead, after the sheet moved to another server."
     )

@@ -95,22 +95,26 @@ class SheetActor(Actor):
 
     # -- changing ------------------------------------------------------------------------
 
-    async def change(self, peer: Peer, command: Command) -> None:
+    async def change(self, peer: Peer, command: Command, ref: str | None) -> None:
         """Run a transition made by ``peer``'s player (who follows the sheet from now on),
-        and commit what it says."""
+        and commit what it says; ``peer``'s copy of the update carries its ``ref``."""
         if peer not in self.members:
             self._attach(peer)
         for entry in command(self.sheet):
-            await self.commit(entry)
+            await self.commit(entry, peer, ref)
 
-    async def commit(self, entry: Entry) -> None:
+    async def commit(self, entry: Entry, by: Peer, ref: str | None) -> None:
         """Durable first, then folded in, then sent to every follower."""
         sheet = self.sheet
         await self.ports.journal.append(sheet.id, sheet.version + 1, entry.to_dict(), self.epoch)
         sheet.apply(entry)
-        frame = encode(self._update(sheet.history[-1]))
+        update = self._update(sheet.history[-1])
+        frame = encode(update)
         for member in list(self.members):
-            member.deliver(sheet.id, sheet.version, frame)
+            if member is by and ref is not None:
+                member.deliver(sheet.id, sheet.version, encode({**update, "ref": ref}))
+            else:
+                member.deliver(sheet.id, sheet.version, frame)
 
     def _update(self, change: dict[str, Any] | None) -> dict[str, Any]:
         """A new version: the change in words, or (``None``) the whole history."""

@@ -118,7 +118,7 @@ class Sheets:
                 )
             case _:
                 command = _transition(m, peer.player_id, self.ports.clock.wall())
-                await actor.call(lambda: actor.change(peer, command))
+                await actor.call(lambda: actor.change(peer, command, m.ref))
 
     async def _leave(self, actor: SheetActor, peer: Peer) -> None:
         actor.detach(peer)

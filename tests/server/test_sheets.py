@@ -59,9 +59,10 @@ async def three_phones(harness: Harness) -> tuple[list[GameClient], dict[str, st
 async def test_two_editors_and_a_viewer_share_one_sheet(harness: Harness) -> None:
     (ann, bob, eve), codes = await three_phones(harness)
     edit = codes["edit"]
-    await bob.send(deal(edit, 1, playing=0, roem=[0, 20]))
+    await bob.send({**deal(edit, 1, playing=0, roem=[0, 20]), "ref": "bob-1"})
     frames = [await update(phone, 2) for phone in (ann, bob, eve)]
-    assert frames[0] == frames[1] == frames[2]
+    assert frames[1].pop("ref") == "bob-1"  # the sender's copy says it was its change
+    assert frames[0] == frames[1] == frames[2] and "ref" not in frames[0]
     sheet = frames[0]["sheet"]
     (row,) = sheet["game"]["deals"]
     assert (row["points"], row["roem"], row["score"], row["dealer"]) == (
