@@ -18,6 +18,10 @@ import {
   PAGE, alltimeMessage, alltimeReply, boardMessage, boardRefused, boardReply, isDay, newBoards,
   renderBoards, shiftDay, todayUtc,
 } from './daily.js';
+import {
+  TRICKS, asked, newReview, renderReview, reviewMessage, reviewRefused, reviewReply,
+  reviewRetrying, showDeal, stepTrick,
+} from './review.js';
 
 const TOKEN_KEY = 'klaverjas.token';
 const REFRESH_CODES = new Set([
@@ -27,6 +31,8 @@ const REFRESH_CODES = new Set([
 const GONE_CODES = new Set(['no_such_room', 'room_closed', 'not_a_member']);
 const BOARD_CODES = new Set(['daily_not_finished', 'no_such_day']); // said on the boards screen
 const OPENING = ['take_seat', 'watch', 'create_room', 'resume', 'new_game', 'daily_start'];
+const SCREENS = ['hello', 'lobby', 'table', 'tournament', 'boards', 'review'];
+const KEEPS_TABLE = new Set(['table', 'review']); // screens a finished table waits behind
 const TOAST_KINDS = new Set(['roem', 'stuk', 'nat', 'pit']);
 const TRICK_HOLD = 1.6; // seconds a taken trick stays on the table
 const TOAST_TIME = 2.8;
@@ -49,7 +55,7 @@ const app = {
   rooms: new Map(), // room_id -> room model (state.js)
   tournaments: new Map(), // tournament_id -> latest summary
   watchedTournaments: new Set(),
-  screen: 'boot', // hello | lobby | table | tournament | boards
+  screen: 'boot', // hello | lobby | table | tournament | boards | review
   current: null, // the room shown
   currentTournament: null,
   openNext: false, // show the next snapshot's room (after create / join by code)
@@ -67,6 +73,8 @@ const app = {
   errorTimer: null,
   boards: newBoards(), // the daily boards screen (daily.js)
   dailyPlayed: false, // daily_start was refused: today's game is played
+  review: null, // the match review shown (review.js)
+  reviewFrom: null, // {screen, roomId}: where the review was opened from
   ui: { lastTrickOpen: false, trickHold: null, toast: null },
   now: () => Date.now() / 1000,
 };
@@ -140,6 +148,10 @@ function onWelcome(f) {
     if (app.boards.view === 'alltime') requestAlltime();
     else requestBoard();
   }
+  if (app.review && app.review.pending !== null) {
+    app.review = { ...app.review, pending: null };
+    if (app.screen === 'review') askReviewDeal(app.review.deal);
+  }
   if (app.screen === 'hello' || app.screen === 'boot') goScreen('lobby');
 }
 
@@ -203,6 +215,9 @@ function handleFrame(f, sent) {
       break;
     case 'daily_alltime':
       app.boards = alltimeReply(app.boards, f);
+      break;
+    case 'review':
+      app.review = reviewReply(app.review, f);
       break;
     default:
       break; // pong, record
@@ -273,6 +288,7 @@ function onError(f, sent) {
   // The server's own fault (it says when to try again): once, automatically.
   const ours = typeof f.retry_after === 'number';
   if (sent && ours && !app.retried.has(sent.ref)) {
+    if (sent.type === 'review') app.review = reviewRetrying(app.review, sent);
     const { ref, ...again } = sent;
     setTimeout(() => {
       const newRef = conn.send(again);
@@ -333,6 +349,10 @@ function onError(f, sent) {
   if (sent?.type === 'daily_alltime') {
     app.boards = { ...app.boards, alltimePending: Math.max(0, app.boards.alltimePending - 1) };
   }
+  if (sent?.type === 'review') {
+    app.review = reviewRefused(app.review, f, sent);
+    return; // the review screen says it in its own words
+  }
   if (sent?.type === 'daily_start' && code === 'daily_played') {
     app.openNext = false;
     app.dailyPlayed = true; // the lobby says so, and offers the board
@@ -381,12 +401,14 @@ function hideError() {
 
 function goScreen(name) {
   const was = app.screen;
-  if (was === 'table' && name !== 'table') {
+  // A finished table is gone from the server: forget it once the player moves on (from
+  // its review the Back button still leads to it).
+  if (KEEPS_TABLE.has(was) && !KEEPS_TABLE.has(name)) {
     const m = app.rooms.get(app.current);
-    if (m && (isOver(m) || m.closed)) app.rooms.delete(app.current); // it is gone from the server
+    if (m && (isOver(m) || m.closed)) app.rooms.delete(app.current);
   }
   app.screen = name;
-  for (const id of ['hello', 'lobby', 'table', 'tournament', 'boards']) show($(`#${id}`), id === name);
+  for (const id of SCREENS) show($(`#${id}`), id === name);
   if (name === 'hello' && was !== 'hello') setTimeout(() => $('#nickname').focus(), 0);
   if (name !== 'table') app.ui.lastTrickOpen = false;
   render();
@@ -433,6 +455,7 @@ function draw() {
   else if (app.screen === 'table') renderTable(app);
   else if (app.screen === 'tournament') renderTournament(app);
   else if (app.screen === 'boards') renderBoards(app);
+  else if (app.screen === 'review') renderReview(app);
   const m = app.screen === 'table' ? app.rooms.get(app.current) : null;
   const myTurn = Boolean(m && m.legal.length && app.acted.get(m.roomId) !== m.version);
   const title = myTurn ? 'Your turn · Klaverjas' : 'Klaverjas';
@@ -498,6 +521,82 @@ function showDay(date) {
 function openBoards(date = null) {
   showDay(date);
   goScreen('boards');
+}
+
+// -- the review of a finished match ----------------------------------------------------------
+
+// Show deal `deal` from its first trick, asking for it unless it came already.
+function askReviewDeal(deal) {
+  let r = showDeal(app.review, deal);
+  if (!r.replies[r.deal] && r.pending !== r.deal && send(reviewMessage(r)) !== null) r = asked(r, r.deal);
+  app.review = r;
+  render();
+}
+
+function openReview(matchId) {
+  const from = app.screen === 'review' ? app.reviewFrom : { screen: app.screen, roomId: app.current };
+  app.review = newReview(matchId, app.rooms.get(matchId)?.room ?? null);
+  app.reviewFrom = from;
+  askReviewDeal(0);
+  goScreen('review');
+  $('#review-title').focus({ preventScroll: true });
+}
+
+function leaveReview() {
+  const from = app.reviewFrom;
+  if (from?.screen === 'table' && app.rooms.get(from.roomId)?.room) openTable(from.roomId);
+  else if (from?.screen === 'boards' || from?.screen === 'tournament') goScreen(from.screen);
+  else goLobby();
+}
+
+function onReviewClick(el) {
+  const d = el.dataset;
+  const r = app.review;
+  if (!r) return false;
+  if (d.reviewDeal) {
+    if (d.reviewDeal === 'first') askReviewDeal(0);
+    else askReviewDeal(r.deal + (d.reviewDeal === 'prev' ? -1 : 1));
+  } else if (d.reviewTrick) {
+    const to = { first: 0, prev: r.trick - 1, next: r.trick + 1, end: TRICKS }[d.reviewTrick];
+    app.review = stepTrick(r, to);
+    render();
+  } else if (d.reviewGoto !== undefined) {
+    app.review = stepTrick(r, Number(d.reviewGoto));
+    render();
+  } else if (d.reviewRetry !== undefined) {
+    askReviewDeal(r.deal);
+  } else if (d.reviewBack !== undefined) {
+    leaveReview();
+  } else {
+    return false;
+  }
+  return true;
+}
+
+// The review's keys: arrows step tricks, Home / End the first trick / the result, Page Up /
+// Page Down the deals.
+const REVIEW_KEYS = {
+  ArrowLeft: (r) => ['trick', r.trick - 1],
+  ArrowRight: (r) => ['trick', r.trick + 1],
+  Home: () => ['trick', 0],
+  End: () => ['trick', TRICKS],
+  PageUp: (r) => ['deal', r.deal - 1],
+  PageDown: (r) => ['deal', r.deal + 1],
+};
+
+function onReviewKey(event) {
+  const step = REVIEW_KEYS[event.key];
+  const r = app.review;
+  if (!step || !r || event.altKey || event.ctrlKey || event.metaKey) return;
+  if (event.target.closest?.('input, textarea, select, dialog')) return;
+  event.preventDefault();
+  const [what, to] = step(r);
+  if (what === 'deal') {
+    if (to >= 0 && (r.deals === null || to < r.deals) && to !== r.deal) askReviewDeal(to);
+  } else {
+    app.review = stepTrick(r, to);
+    render();
+  }
 }
 
 function onBoardClick(el) {
@@ -569,6 +668,7 @@ function onClick(event) {
   const d = el.dataset;
   if (el.closest('#hand, #bids, #claim')) app.ui.keyboard = event.detail === 0; // Enter/Space
   if (el.closest('#boards') && onBoardClick(el)) return;
+  if (el.closest('#review') && onReviewClick(el)) return;
   if (el.closest('#hand') && d.card) {
     act(d.card);
   } else if (el.id === 'new-game-button' || d.newGame !== undefined) {
@@ -579,6 +679,8 @@ function onClick(event) {
     playDaily();
   } else if (d.openBoards !== undefined) {
     openBoards(isDay(d.date) ? d.date : null);
+  } else if (d.reviewMatch) {
+    openReview(d.reviewMatch);
   } else if (d.action) {
     act(d.action);
   } else if (d.takeSeat !== undefined || d.sit !== undefined) {
@@ -688,6 +790,10 @@ function onKey(event) {
     next.click();
     return;
   }
+  if (app.screen === 'review') {
+    onReviewKey(event);
+    return;
+  }
   if (app.screen !== 'table' || event.altKey || event.ctrlKey || event.metaKey) return;
   const target = event.target;
   if (target.closest('input, textarea, select, dialog')) return;
@@ -780,6 +886,11 @@ function wireForms() {
   $('#board-date').addEventListener('change', (event) => {
     const day = event.target.value;
     if (isDay(day)) showDay(day);
+  });
+
+  // The review's deal choice (drawn by the view).
+  document.addEventListener('change', (event) => {
+    if (event.target.id === 'review-deal-select') askReviewDeal(Number(event.target.value));
   });
 
   $('#join-form').addEventListener('submit', (event) => {

@@ -11,6 +11,7 @@ import {
 } from './state.js';
 import { levelName, rulesText } from './lobby.js';
 import { dayOfRoom, todayUtc } from './daily.js';
+import { reviewOpen } from './review.js';
 
 const cap = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 
@@ -339,6 +340,9 @@ function renderResult(app, m) {
   } else if (mode === 'solo') {
     next = h('button', { type: 'button', class: 'primary', dataset: { newGame: '' }, 'aria-haspopup': 'dialog' }, 'New game');
   }
+  const review = reviewOpen(m.room)
+    ? h('button', { type: 'button', dataset: { reviewMatch: m.roomId, key: 'review' } }, 'Review this match')
+    : null;
   patch(box,
     h('h2', {}, title),
     h('p', { class: 'final-score' },
@@ -348,6 +352,7 @@ function renderResult(app, m) {
     mode === 'daily' ? h('p', { class: 'small' }, 'Your score is on the day’s board: see how the others did with the same cards.') : null,
     h('div', { class: 'bid-buttons' },
       next,
+      review,
       h('button', { type: 'button', class: next ? '' : 'primary', dataset: { go: 'lobby' } }, 'Back to the lobby')));
 }
 
