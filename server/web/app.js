@@ -18,6 +18,7 @@ import {
   PAGE, alltimeMessage, alltimeReply, boardMessage, boardRefused, boardReply, isDay, newBoards,
   renderBoards, shiftDay, todayUtc,
 } from './daily.js';
+import { ratingAsked, ratingMessage, ratingRefused, ratingReply, renderRating } from './rating.js';
 import {
   TRICKS, asked, newReview, renderReview, reviewMessage, reviewRefused, reviewReply,
   reviewRetrying, showDeal, stepTrick,
@@ -144,8 +145,9 @@ function onWelcome(f) {
     app.pendingInvite = null;
   }
   if (app.screen === 'boards') {  // replies lost with the old connection: ask again
-    app.boards = { ...app.boards, pending: 0, alltimePending: 0 };
+    app.boards = { ...app.boards, pending: 0, alltimePending: 0, ratingPending: 0 };
     if (app.boards.view === 'alltime') requestAlltime();
+    else if (app.boards.view === 'rating') requestRating();
     else requestBoard();
   }
   if (app.review && app.review.pending !== null) {
@@ -215,6 +217,9 @@ function handleFrame(f, sent) {
       break;
     case 'daily_alltime':
       app.boards = alltimeReply(app.boards, f);
+      break;
+    case 'rating_board':
+      app.boards = ratingReply(app.boards, f);
       break;
     case 'review':
       app.review = reviewReply(app.review, f);
@@ -353,6 +358,7 @@ function onError(f, sent) {
     app.review = reviewRefused(app.review, f, sent);
     return; // the review screen says it in its own words
   }
+  if (sent?.type === 'rating_board') app.boards = ratingRefused(app.boards);
   if (sent?.type === 'daily_start' && code === 'daily_played') {
     app.openNext = false;
     app.dailyPlayed = true; // the lobby says so, and offers the board
@@ -454,8 +460,10 @@ function draw() {
   if (app.screen === 'lobby') renderLobby(app);
   else if (app.screen === 'table') renderTable(app);
   else if (app.screen === 'tournament') renderTournament(app);
-  else if (app.screen === 'boards') renderBoards(app);
-  else if (app.screen === 'review') renderReview(app);
+  else if (app.screen === 'boards') {
+    renderBoards(app);
+    if (app.boards.view === 'rating') renderRating(app);
+  } else if (app.screen === 'review') renderReview(app);
   const m = app.screen === 'table' ? app.rooms.get(app.current) : null;
   const myTurn = Boolean(m && m.legal.length && app.acted.get(m.roomId) !== m.version);
   const title = myTurn ? 'Your turn · Klaverjas' : 'Klaverjas';
@@ -521,6 +529,12 @@ function showDay(date) {
 function openBoards(date = null) {
   showDay(date);
   goScreen('boards');
+}
+
+function requestRating(changes = {}) {
+  app.boards = { ...app.boards, ...changes, view: 'rating' };
+  if (send(ratingMessage(app.boards)) !== null) app.boards = ratingAsked(app.boards);
+  render();
 }
 
 // -- the review of a finished match ----------------------------------------------------------
@@ -611,6 +625,12 @@ function onBoardClick(el) {
     requestBoard({ offset: Math.max(0, b.offset + (d.boardPage === 'prev' ? -PAGE : PAGE)) });
   } else if (d.boardMine) {
     requestBoard({ offset: Math.floor((Number(d.boardMine) - 1) / PAGE) * PAGE });
+  } else if (d.ratingPage) {
+    requestRating({ ratingOffset: Math.max(0, b.ratingOffset + (d.ratingPage === 'prev' ? -PAGE : PAGE)) });
+  } else if (d.ratingMine) {
+    requestRating({ ratingOffset: Math.floor((Number(d.ratingMine) - 1) / PAGE) * PAGE });
+  } else if (d.boardView === 'rating') {
+    requestRating();
   } else if (d.alltimePage) {
     requestAlltime({ alltimeOffset: Math.max(0, b.alltimeOffset + (d.alltimePage === 'prev' ? -PAGE : PAGE)) });
   } else if (d.boardView === 'alltime') {

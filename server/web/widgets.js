@@ -1,0 +1,22 @@
+// Small view pieces the screens share: a pager for long lists.
+
+import { h } from './dom.js';
+
+// "‹ Previous · 21–40 of 57 · Next ›" over a list shown `page` rows at a time; its buttons
+// carry `data-<which>-page` = `prev` / `next`. Nothing while everything fits on one page.
+export function pager(which, offset, shown, total, page = 20) {
+  if (total <= page && offset === 0) return null;
+  let range = `${offset + 1}–${offset + shown} of ${total}`;
+  if (shown === 1) range = `${offset + 1} of ${total}`;
+  else if (!shown) range = `none of ${total}`;
+  return h('div', { class: 'pager', role: 'group', 'aria-label': 'Pages', dataset: { key: `${which}-pager` } },
+    h('button', {
+      type: 'button', class: 'small', dataset: { [`${which}Page`]: 'prev' }, disabled: offset === 0,
+      'aria-label': `Previous ${page}`,
+    }, '‹ Previous'),
+    h('span', { class: 'muted small' }, range),
+    h('button', {
+      type: 'button', class: 'small', dataset: { [`${which}Page`]: 'next' }, disabled: offset + page >= total,
+      'aria-label': `Next ${page}`,
+    }, 'Next ›'));
+}
