@@ -20,6 +20,10 @@ import {
 } from './daily.js';
 import { ratingAsked, ratingMessage, ratingRefused, ratingReply, renderRating } from './rating.js';
 import {
+  PAGE as HISTORY_PAGE, matchTitle, newProfile, nicknameRefused, nicknameSaved, nicknameSent, profileAsked, profileMessage,
+  profileRefused, profileReply, renderProfile,
+} from './profile.js';
+import {
   TRICKS, asked, newReview, renderReview, reviewMessage, reviewRefused, reviewReply,
   reviewRetrying, showDeal, stepTrick,
 } from './review.js';
@@ -32,8 +36,8 @@ const REFRESH_CODES = new Set([
 const GONE_CODES = new Set(['no_such_room', 'room_closed', 'not_a_member']);
 const BOARD_CODES = new Set(['daily_not_finished', 'no_such_day']); // said on the boards screen
 const OPENING = ['take_seat', 'watch', 'create_room', 'resume', 'new_game', 'daily_start'];
-const SCREENS = ['hello', 'lobby', 'table', 'tournament', 'boards', 'review'];
-const KEEPS_TABLE = new Set(['table', 'review']); // screens a finished table waits behind
+const SCREENS = ['hello', 'lobby', 'table', 'tournament', 'boards', 'profile', 'review'];
+const KEEPS_TABLE = new Set(['table', 'review', 'profile']); // screens a finished table waits behind
 const TOAST_KINDS = new Set(['roem', 'stuk', 'nat', 'pit']);
 const TRICK_HOLD = 1.6; // seconds a taken trick stays on the table
 const TOAST_TIME = 2.8;
@@ -56,7 +60,7 @@ const app = {
   rooms: new Map(), // room_id -> room model (state.js)
   tournaments: new Map(), // tournament_id -> latest summary
   watchedTournaments: new Set(),
-  screen: 'boot', // hello | lobby | table | tournament | boards | review
+  screen: 'boot', // hello | lobby | table | tournament | boards | profile | review
   current: null, // the room shown
   currentTournament: null,
   openNext: false, // show the next snapshot's room (after create / join by code)
@@ -74,6 +78,8 @@ const app = {
   errorTimer: null,
   boards: newBoards(), // the daily boards screen (daily.js)
   dailyPlayed: false, // daily_start was refused: today's game is played
+  profile: null, // the profile shown (profile.js)
+  profileFrom: 'lobby', // the screen the profile was opened from (its Back button)
   review: null, // the match review shown (review.js)
   reviewFrom: null, // {screen, roomId}: where the review was opened from
   ui: { lastTrickOpen: false, trickHold: null, toast: null },
@@ -150,6 +156,10 @@ function onWelcome(f) {
     else if (app.boards.view === 'rating') requestRating();
     else requestBoard();
   }
+  if (app.profile && !app.profile.data) {
+    app.profile = { ...app.profile, pending: 0 };
+    if (app.screen === 'profile') requestProfile();
+  }
   if (app.review && app.review.pending !== null) {
     app.review = { ...app.review, pending: null };
     if (app.screen === 'review') askReviewDeal(app.review.deal);
@@ -220,6 +230,13 @@ function handleFrame(f, sent) {
       break;
     case 'rating_board':
       app.boards = ratingReply(app.boards, f);
+      break;
+    case 'profile':
+      app.profile = profileReply(app.profile, f);
+      break;
+    case 'nickname':
+      app.nickname = f.nickname;
+      app.profile = nicknameSaved(app.profile, f);
       break;
     case 'review':
       app.review = reviewReply(app.review, f);
@@ -358,6 +375,14 @@ function onError(f, sent) {
     app.review = reviewRefused(app.review, f, sent);
     return; // the review screen says it in its own words
   }
+  if (sent?.type === 'get_profile') {
+    app.profile = profileRefused(app.profile, f, sent);
+    return; // the profile screen says it
+  }
+  if (sent?.type === 'set_nickname') {
+    app.profile = nicknameRefused(app.profile, f);
+    return; // next to the nickname form
+  }
   if (sent?.type === 'rating_board') app.boards = ratingRefused(app.boards);
   if (sent?.type === 'daily_start' && code === 'daily_played') {
     app.openNext = false;
@@ -408,7 +433,7 @@ function hideError() {
 function goScreen(name) {
   const was = app.screen;
   // A finished table is gone from the server: forget it once the player moves on (from
-  // its review the Back button still leads to it).
+  // its review or a profile the Back button still leads to it).
   if (KEEPS_TABLE.has(was) && !KEEPS_TABLE.has(name)) {
     const m = app.rooms.get(app.current);
     if (m && (isOver(m) || m.closed)) app.rooms.delete(app.current);
@@ -456,14 +481,18 @@ function render() {
 }
 
 function draw() {
-  $('#me').textContent = app.nickname ?? '';
+  const me = $('#me');
+  if (me.textContent !== (app.nickname ?? '')) me.textContent = app.nickname ?? '';
+  me.setAttribute('aria-label', app.nickname ? `Your profile (${app.nickname})` : 'Your profile');
+  me.setAttribute('aria-pressed', String(app.screen === 'profile' && app.profile?.playerId === app.me));
   if (app.screen === 'lobby') renderLobby(app);
   else if (app.screen === 'table') renderTable(app);
   else if (app.screen === 'tournament') renderTournament(app);
   else if (app.screen === 'boards') {
     renderBoards(app);
     if (app.boards.view === 'rating') renderRating(app);
-  } else if (app.screen === 'review') renderReview(app);
+  } else if (app.screen === 'profile') renderProfile(app);
+  else if (app.screen === 'review') renderReview(app);
   const m = app.screen === 'table' ? app.rooms.get(app.current) : null;
   const myTurn = Boolean(m && m.legal.length && app.acted.get(m.roomId) !== m.version);
   const title = myTurn ? 'Your turn · Klaverjas' : 'Klaverjas';
@@ -537,6 +566,49 @@ function requestRating(changes = {}) {
   render();
 }
 
+function openRatingBoard() {
+  requestRating();
+  goScreen('boards');
+}
+
+// -- profiles --------------------------------------------------------------------------------
+
+function requestProfile(changes = {}) {
+  app.profile = { ...app.profile, ...changes };
+  if (send(profileMessage(app.profile)) !== null) app.profile = profileAsked(app.profile);
+  render();
+}
+
+// A player's profile (yours without `playerId`), from its first page of matches.
+function openProfile(playerId = null) {
+  const id = playerId || app.me;
+  if (!id) return;
+  if (app.screen !== 'profile' && app.screen !== 'review') app.profileFrom = app.screen;
+  const same = app.profile?.playerId === id;
+  app.profile = same ? { ...app.profile, offset: 0, nick: newProfile(id).nick } : newProfile(id);
+  requestProfile();
+  goScreen('profile');
+  $('#profile-title').focus({ preventScroll: true });
+}
+
+function leaveProfile() {
+  const from = app.profileFrom;
+  if (from === 'table' && app.rooms.get(app.current)?.room) openTable(app.current);
+  else if (from === 'boards' || from === 'tournament') goScreen(from);
+  else goLobby();
+}
+
+function saveNickname(form) {
+  const nickname = form.elements.nickname.value.trim();
+  if (!nickname) {
+    app.profile = nicknameRefused(app.profile, { code: 'bad_nickname', message: 'choose a nickname of 2 to 24 characters' });
+    render();
+    return;
+  }
+  if (send({ type: 'set_nickname', nickname }) !== null) app.profile = nicknameSent(app.profile, nickname);
+  render();
+}
+
 // -- the review of a finished match ----------------------------------------------------------
 
 // Show deal `deal` from its first trick, asking for it unless it came already.
@@ -549,7 +621,9 @@ function askReviewDeal(deal) {
 
 function openReview(matchId) {
   const from = app.screen === 'review' ? app.reviewFrom : { screen: app.screen, roomId: app.current };
-  app.review = newReview(matchId, app.rooms.get(matchId)?.room ?? null);
+  // The players' names when the page knows the table, else the match as the profile lists it.
+  const line = app.profile?.data?.history?.find((l) => l.match_id === matchId);
+  app.review = newReview(matchId, app.rooms.get(matchId)?.room ?? (line ? { name: matchTitle(line) } : null));
   app.reviewFrom = from;
   askReviewDeal(0);
   goScreen('review');
@@ -559,6 +633,7 @@ function openReview(matchId) {
 function leaveReview() {
   const from = app.reviewFrom;
   if (from?.screen === 'table' && app.rooms.get(from.roomId)?.room) openTable(from.roomId);
+  else if (from?.screen === 'profile' && app.profile) goScreen('profile');
   else if (from?.screen === 'boards' || from?.screen === 'tournament') goScreen(from.screen);
   else goLobby();
 }
@@ -699,6 +774,17 @@ function onClick(event) {
     playDaily();
   } else if (d.openBoards !== undefined) {
     openBoards(isDay(d.date) ? d.date : null);
+  } else if (d.openProfile !== undefined) {
+    openProfile(d.openProfile || null);
+  } else if (d.profileBack !== undefined) {
+    leaveProfile();
+  } else if (d.profilePage) {
+    const offset = app.profile?.data?.offset ?? app.profile?.offset ?? 0;
+    requestProfile({ offset: Math.max(0, offset + (d.profilePage === 'prev' ? -HISTORY_PAGE : HISTORY_PAGE)) });
+  } else if (d.profileRetry !== undefined) {
+    requestProfile();
+  } else if (d.openRating !== undefined) {
+    openRatingBoard();
   } else if (d.reviewMatch) {
     openReview(d.reviewMatch);
   } else if (d.action) {
@@ -908,7 +994,12 @@ function wireForms() {
     if (isDay(day)) showDay(day);
   });
 
-  // The review's deal choice (drawn by the view).
+  // The forms drawn by the views (the nickname on your profile, the review's deal choice).
+  document.addEventListener('submit', (event) => {
+    if (event.target.id !== 'nickname-form') return;
+    event.preventDefault();
+    saveNickname(event.target);
+  });
   document.addEventListener('change', (event) => {
     if (event.target.id === 'review-deal-select') askReviewDeal(Number(event.target.value));
   });

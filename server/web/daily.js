@@ -6,7 +6,7 @@
 
 import { $, h, patch, show } from './dom.js';
 import { SUIT_NAMES, SUIT_SYMBOLS, isRed, rankOf, rankShown, sortHand, suitOf } from './cards.js';
-import { pager } from './widgets.js';
+import { pager, playerName } from './widgets.js';
 
 export const PAGE = 20; // rows a page
 const DAY_MS = 86_400_000;
@@ -224,7 +224,7 @@ function board(app, board, today) {
             'aria-current': mine ? 'true' : null,
           },
           h('td', { class: 'num rank' }, String(r.rank)),
-          h('th', { scope: 'row', class: 'nick' }, r.nickname, mine ? h('span', { class: 'chip you' }, 'you') : null),
+          h('th', { scope: 'row', class: 'nick' }, playerName(r.player_id, r.nickname), mine ? h('span', { class: 'chip you' }, 'you') : null),
           h('td', { class: 'num total' }, String(r.total)),
           h('td', { class: ['num diff', r.difference > 0 && 'up', r.difference < 0 && 'down'] }, signed(r.difference)));
         })))),
@@ -316,7 +316,7 @@ function renderAlltime(app) {
               'aria-current': mine ? 'true' : null,
             },
             h('td', { class: 'num rank' }, String(r.rank)),
-            h('th', { scope: 'row', class: 'nick' }, r.nickname, mine ? h('span', { class: 'chip you' }, 'you') : null),
+            h('th', { scope: 'row', class: 'nick' }, playerName(r.player_id, r.nickname), mine ? h('span', { class: 'chip you' }, 'you') : null),
             h('td', { class: 'num' }, String(r.days)),
             h('td', { class: ['num diff', r.average > 0 && 'up', r.average < 0 && 'down'] }, signed(r.average)));
           }))))

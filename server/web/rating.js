@@ -6,7 +6,7 @@
 
 import { $, h, patch } from './dom.js';
 import { PAGE } from './daily.js';
-import { pager } from './widgets.js';
+import { pager, playerName } from './widgets.js';
 
 const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 // A rating with two decimals, as the server rounds it (a true minus sign when below 0).
@@ -74,7 +74,7 @@ export function renderRating(app) {
               'aria-current': mine ? 'true' : null,
             },
             h('td', { class: 'num rank' }, String(r.rank)),
-            h('th', { scope: 'row', class: 'nick' }, r.nickname,
+            h('th', { scope: 'row', class: 'nick' }, playerName(r.player_id, r.nickname),
               mine ? h('span', { class: 'chip you' }, 'you') : null),
             h('td', { class: 'num rating' }, fixed(r.rating)),
             h('td', { class: 'num belief muted small' }, `${fixed(r.mu)} / ${fixed(r.sigma)}`),

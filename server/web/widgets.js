@@ -1,4 +1,5 @@
-// Small view pieces the screens share: a pager for long lists.
+// Small view pieces the screens share: a pager for long lists, a player's name that opens
+// their profile.
 
 import { h } from './dom.js';
 
@@ -19,4 +20,13 @@ export function pager(which, offset, shown, total, page = 20) {
       type: 'button', class: 'small', dataset: { [`${which}Page`]: 'next' }, disabled: offset + page >= total,
       'aria-label': `Next ${page}`,
     }, 'Next ›'));
+}
+
+// A player's nickname as a button that opens their profile (`data-open-profile`).
+export function playerName(playerId, nickname) {
+  if (!playerId) return h('span', { class: 'player-name' }, nickname ?? '?');
+  return h('button', {
+    type: 'button', class: 'player-name link', dataset: { openProfile: playerId },
+    title: `${nickname}: profile`,
+  }, nickname ?? '?');
 }
