@@ -6,7 +6,7 @@
 import { $, show } from './dom.js';
 import { Connection, resumeMessages, serverUrl } from './protocol.js';
 import {
-  applyFrame, applyLobby, isOver, markResync, newLobby, newRoom, newerTournament,
+  applyFrame, applyLobby, applyRematch, isOver, markResync, newLobby, newRoom, newerTournament,
 } from './state.js';
 import {
   applyPreset, buildCpuLevels, buildForm, buildNewGameForm, createMessage, loadCatalog, loadForm,
@@ -82,6 +82,8 @@ const app = {
   profileFrom: 'lobby', // the screen the profile was opened from (its Back button)
   review: null, // the match review shown (review.js)
   reviewFrom: null, // {screen, roomId}: where the review was opened from
+  rematches: new Map(), // finished room_id -> where its rematch stands (state.js applyRematch)
+  rematchAsked: new Set(), // finished rooms this page asked a rematch of
   ui: { lastTrickOpen: false, trickHold: null, toast: null },
   now: () => Date.now() / 1000,
 };
@@ -241,6 +243,9 @@ function handleFrame(f, sent) {
     case 'review':
       app.review = reviewReply(app.review, f);
       break;
+    case 'rematch':
+      onRematch(f);
+      break;
     default:
       break; // pong, record
   }
@@ -303,6 +308,20 @@ function onTournament(t) {
   }
   // A new table for me shows in the lobby's list and the tournament view (#my-table);
   // the page does not switch screens by itself.
+}
+
+// Every player of a finished match hears each acceptance of its rematch; once everyone
+// accepted it names the new table, which the players resume (and this page opens, if it
+// asked for the rematch or shows the finished table).
+function onRematch(f) {
+  const before = app.rematches.get(f.room_id) ?? null;
+  const next = applyRematch(before, f);
+  app.rematches.set(f.room_id, next);
+  if (!next.newRoomId || before?.newRoomId || !next.accepted.includes(app.me)) return;
+  const shown = app.screen === 'table' && app.current === f.room_id;
+  if (shown || app.rematchAsked.has(f.room_id)) app.openRoomId = next.newRoomId;
+  app.rematchAsked.delete(f.room_id);
+  resume(next.newRoomId, 0);
 }
 
 function onError(f, sent) {
@@ -384,6 +403,7 @@ function onError(f, sent) {
     return; // next to the nickname form
   }
   if (sent?.type === 'rating_board') app.boards = ratingRefused(app.boards);
+  if (sent?.type === 'rematch') app.rematchAsked.delete(sent.room_id);
   if (sent?.type === 'daily_start' && code === 'daily_played') {
     app.openNext = false;
     app.dailyPlayed = true; // the lobby says so, and offers the board
@@ -787,6 +807,11 @@ function onClick(event) {
     openRatingBoard();
   } else if (d.reviewMatch) {
     openReview(d.reviewMatch);
+  } else if (d.rematch) {
+    if (send({ type: 'rematch', room_id: d.rematch }) !== null) {
+      app.rematchAsked.add(d.rematch);
+      render();
+    }
   } else if (d.action) {
     act(d.action);
   } else if (d.takeSeat !== undefined || d.sit !== undefined) {

@@ -512,3 +512,26 @@ export function prizeName(prize) {
 export function markResync(model, version) {
   return { ...model, resyncFrom: version };
 }
+
+// -- rematches ---------------------------------------------------------------------------
+
+// A `rematch` frame onto the last one of that room: each lists everyone who accepted so
+// far, so the one with the new table, else the one with the most acceptances, wins.
+export function applyRematch(prev, f) {
+  const next = {
+    roomId: f.room_id, accepted: f.accepted ?? [], waiting: f.waiting ?? [], newRoomId: f.new_room_id ?? null,
+  };
+  if (!prev) return next;
+  if (prev.newRoomId) return prev;
+  if (next.newRoomId || next.accepted.length >= prev.accepted.length) return next;
+  return prev;
+}
+
+// Where a rematch stands for player `me`: `none` (nobody accepted yet), `offered` (others
+// accepted, not you), `waiting` (you accepted, others have not), `ready` (the new table).
+export function rematchState(r, me) {
+  if (!r) return 'none';
+  if (r.newRoomId) return 'ready';
+  if (r.accepted.includes(me)) return 'waiting';
+  return r.accepted.length ? 'offered' : 'none';
+}

@@ -6,8 +6,8 @@ import {
 } from './cards.js';
 import { cardFace, cardView } from './cardview.js';
 import {
-  POSITIONS, bidsBySeat, isOwner, playedCards, roemWords, seatAt, seatName, seatPosition,
-  subject, teamLabel, teamOf, trickCards, who,
+  POSITIONS, bidsBySeat, isOwner, playedCards, rematchState, roemWords, seatAt, seatName,
+  seatPosition, subject, teamLabel, teamOf, trickCards, who,
 } from './state.js';
 import { levelName, rulesText } from './lobby.js';
 import { dayOfRoom, todayUtc } from './daily.js';
@@ -350,10 +350,53 @@ function renderResult(app, m) {
       ' – ',
       h('span', { class: 'team-1' }, `${teamLabel(m, 1)} ${totals[1]}`)),
     mode === 'daily' ? h('p', { class: 'small' }, 'Your score is on the day’s board: see how the others did with the same cards.') : null,
+    rematchOffered(m) ? rematchView(app, m) : null,
     h('div', { class: 'bid-buttons' },
       next,
       review,
       h('button', { type: 'button', class: next ? '' : 'primary', dataset: { go: 'lobby' } }, 'Back to the lobby')));
+}
+
+// A rematch: the same players at a new table (seats one to the left), once every human who
+// played has accepted. Casual and solo matches only; the players only.
+function rematchOffered(m) {
+  return m.seat !== null && !m.room.tournament && m.room.mode !== 'daily';
+}
+
+function rematchView(app, m) {
+  const r = app.rematches.get(m.roomId) ?? null;
+  const st = rematchState(r, app.me);
+  const name = (id) => (id === app.me ? 'you' : m.room.seats.find((s) => s.player_id === id)?.nickname ?? 'a player');
+  const humans = m.room.seats.filter((s) => s.player_id).length;
+  let line;
+  let button = null;
+  if (st === 'ready') {
+    line = h('p', { class: 'small', role: 'status' }, 'Everyone accepted: opening the new table…');
+  } else if (st === 'waiting') {
+    line = h('p', { class: 'small', role: 'status' },
+      `You accepted the rematch. Waiting for ${r.waiting.map(name).join(', ')}.`);
+  } else if (st === 'offered') {
+    line = h('p', { class: 'small', role: 'status' },
+      h('strong', {}, `${r.accepted.map(name).join(' and ')} ${r.accepted.length === 1 ? 'wants' : 'want'} a rematch.`),
+      r.waiting.length > 1 ? ` Still to accept: ${r.waiting.map(name).join(', ')}.` : '');
+    button = h('button', { type: 'button', class: 'primary', dataset: { rematch: m.roomId } }, 'Accept the rematch');
+  } else {
+    button = h('button', {
+      type: 'button', dataset: { rematch: m.roomId }, disabled: app.rematchAsked.has(m.roomId),
+      title: humans > 1 ? 'The same players at a new table, one seat to the left, once everyone accepts' : 'The same CPUs at a new table, one seat to the left',
+    }, 'Rematch');
+  }
+  return h('div', {
+    id: 'rematch', class: 'rematch', dataset: { key: 'rematch', state: st, newRoomId: r?.newRoomId ?? null },
+  },
+  line,
+  button,
+  r && st !== 'none'
+    ? h('ul', { class: 'rematch-players', 'aria-label': 'Who accepted the rematch' },
+      [...r.accepted.map((id) => [id, true]), ...r.waiting.map((id) => [id, false])].map(([id, yes]) => h('li', {
+        class: ['chip', yes ? 'you' : 'empty'], dataset: { playerId: id, accepted: String(yes), key: id },
+      }, yes ? '✓ ' : '… ', name(id))))
+    : null);
 }
 
 function renderHand(app, m) {
