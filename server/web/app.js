@@ -10,7 +10,7 @@ import {
 } from './state.js';
 import {
   applyPreset, buildCpuLevels, buildForm, buildNewGameForm, createMessage, loadCatalog, loadForm,
-  newGameMessage, renderLobby, saveForm, saveNewGame, setEndLimits,
+  newGameMessage, renderLobby, saveForm, saveNewGame, setEndLimits, wireRated,
 } from './lobby.js';
 import { renderTable, renderTimer } from './table.js';
 import { renderTournament } from './tournament.js';
@@ -982,6 +982,7 @@ function wireForms() {
     createButton.disabled = false;
   });
   create.elements.preset.addEventListener('change', () => applyPreset(create, create.elements.preset.value));
+  wireRated(create);
   create.elements.end.addEventListener('change', () => setEndLimits(create));
   create.addEventListener('change', () => saveForm(create));
   create.addEventListener('submit', (event) => {

@@ -157,7 +157,8 @@ function roomItem(room, me, app) {
     h('div', { class: 'item-head' },
       h('strong', { class: 'item-title' }, room.name),
       h('span', { class: ['status-chip', room.status] },
-        room.status === 'open' ? `${STATUS_WORDS.open} (${free} free)` : STATUS_WORDS[room.status] ?? room.status)),
+        room.status === 'open' ? `${STATUS_WORDS.open} (${free} free)` : STATUS_WORDS[room.status] ?? room.status),
+      room.rated ? h('span', { class: 'chip rated', title: 'A rated table: a match of four people changes their ratings' }, 'rated') : null),
     h('p', { class: 'muted small' }, rulesText(room.rules, room.move_seconds)),
     h('div', { class: 'seats-line', role: 'group', 'aria-label': 'Seats' },
       room.seats.map((s, i) => seatChip(room, s, i, me, seated))),
@@ -251,6 +252,7 @@ export function createMessage(form) {
     rules,
     move_seconds: Math.round(Number(f.move_seconds.value)),
     private: f.private.checked,
+    rated: f.rated.checked,
     seat: f.seat.value === 'watch' ? null : Number(f.seat.value),
   };
   const name = f.name.value.trim();
@@ -262,7 +264,7 @@ export function saveForm(form) {
   const f = form.elements;
   const values = { preset: f.preset.value, end: f.end.value, end_value: f.end_value.value,
     move_seconds: f.move_seconds.value, private: f.private.checked, seat: f.seat.value,
-    name: f.name.value };
+    name: f.name.value, rated: f.rated.checked, rated_touched: form.dataset.ratedTouched === 'true' };
   for (const field of RULE_FIELDS) values[field] = f[field].value;
   try {
     localStorage.setItem(STORE_KEY, JSON.stringify(values));
@@ -292,6 +294,21 @@ export function loadForm(form) {
   set('seat', values.seat);
   set('name', values.name);
   f.private.checked = Boolean(values.private);
+  const touched = values.rated_touched === true && typeof values.rated === 'boolean';
+  form.dataset.ratedTouched = String(touched);
+  f.rated.checked = touched ? values.rated : !f.private.checked;
+}
+
+// "Rated" follows "Private" (public rooms rated, private ones not, as the server's default)
+// until the player sets it: from then on it keeps the player's choice.
+export function wireRated(form) {
+  const f = form.elements;
+  f.private.addEventListener('change', () => {
+    if (form.dataset.ratedTouched !== 'true') f.rated.checked = !f.private.checked;
+  });
+  f.rated.addEventListener('change', () => {
+    form.dataset.ratedTouched = 'true';
+  });
 }
 
 // A stored value into a field, if the field still offers it.

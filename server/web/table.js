@@ -436,6 +436,8 @@ function renderSide(app, m) {
   modeLine.dataset.mode = room.mode ?? 'casual';
   if (modeLine.textContent !== modeText) modeLine.textContent = modeText;
   show($('.chat-panel'), room.mode !== 'solo' && room.mode !== 'daily');
+  // A rated room: its match changes ratings when four people start it (never with a CPU).
+  show($('#room-rated'), Boolean(room.rated) && !room.seats.some((s) => s.cpu));
 
   // Totals.
   const totals = v?.totals ?? room.totals ?? [0, 0];
