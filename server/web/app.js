@@ -84,6 +84,7 @@ const app = {
   reviewFrom: null, // {screen, roomId}: where the review was opened from
   rematches: new Map(), // finished room_id -> where its rematch stands (state.js applyRematch)
   rematchAsked: new Set(), // finished rooms this page asked a rematch of
+  pastRooms: new Map(), // room_id -> the summary of a finished table the page left (its names)
   ui: { lastTrickOpen: false, trickHold: null, toast: null },
   now: () => Date.now() / 1000,
 };
@@ -450,14 +451,23 @@ function hideError() {
 
 // -- screens -----------------------------------------------------------------------------
 
+// Forget a room that is over (gone from the server), keeping a played one's summary for a
+// rematch offered later.
+function forgetFinished(id) {
+  const m = app.rooms.get(id);
+  if (!m || !(isOver(m) || m.closed)) return;
+  if (isOver(m) && m.seat !== null && m.room) {
+    app.pastRooms.set(id, m.room);
+    if (app.pastRooms.size > 20) app.pastRooms.delete(app.pastRooms.keys().next().value);
+  }
+  app.rooms.delete(id);
+}
+
 function goScreen(name) {
   const was = app.screen;
   // A finished table is gone from the server: forget it once the player moves on (from
   // its review or a profile the Back button still leads to it).
-  if (KEEPS_TABLE.has(was) && !KEEPS_TABLE.has(name)) {
-    const m = app.rooms.get(app.current);
-    if (m && (isOver(m) || m.closed)) app.rooms.delete(app.current);
-  }
+  if (KEEPS_TABLE.has(was) && !KEEPS_TABLE.has(name)) forgetFinished(app.current);
   app.screen = name;
   for (const id of SCREENS) show($(`#${id}`), id === name);
   if (name === 'hello' && was !== 'hello') setTimeout(() => $('#nickname').focus(), 0);
@@ -468,8 +478,7 @@ function goScreen(name) {
 function openTable(id) {
   if (app.current !== id) {
     app.ui.lastTrickOpen = false;
-    const shown = app.rooms.get(app.current); // a finished table left for another is gone
-    if (app.screen === 'table' && shown && (isOver(shown) || shown.closed)) app.rooms.delete(app.current);
+    if (app.screen === 'table') forgetFinished(app.current); // a finished table left for another is gone
   }
   app.current = id;
   goScreen('table');
@@ -485,8 +494,7 @@ function openTournament(id) {
 }
 
 function goLobby() {
-  const m = app.rooms.get(app.current);
-  if (m && (isOver(m) || m.closed)) app.rooms.delete(app.current);
+  forgetFinished(app.current);
   goScreen('lobby');
 }
 
@@ -504,7 +512,8 @@ function draw() {
   const me = $('#me');
   if (me.textContent !== (app.nickname ?? '')) me.textContent = app.nickname ?? '';
   me.setAttribute('aria-label', app.nickname ? `Your profile (${app.nickname})` : 'Your profile');
-  me.setAttribute('aria-pressed', String(app.screen === 'profile' && app.profile?.playerId === app.me));
+  if (app.screen === 'profile' && app.profile?.playerId === app.me) me.setAttribute('aria-current', 'page');
+  else me.removeAttribute('aria-current');
   if (app.screen === 'lobby') renderLobby(app);
   else if (app.screen === 'table') renderTable(app);
   else if (app.screen === 'tournament') renderTournament(app);

@@ -1,7 +1,8 @@
 // The lobby: public rooms, tournaments, your tables, and the create-room form.
 
 import { $, h, patch, show } from './dom.js';
-import { tournamentInfo } from './state.js';
+import { rematchState, rematchWords, tournamentInfo } from './state.js';
+import { rematchPlayers } from './widgets.js';
 import { untilMidnight } from './daily.js';
 
 // The rule options, presets and limits are the server's (GET /rules): the form offers
@@ -115,6 +116,12 @@ export function renderLobby(app) {
   patch($('#tournaments'), tournaments.map((t) => tournamentItem(t, me)));
   show($('#tournaments-empty'), lobby.loaded && tournaments.length === 0);
 
+  // Rematches of tables the page has left: offered to you, or waiting for the others.
+  const offers = [...app.rematches.values()].filter((r) => !app.rooms.has(r.roomId)
+    && ['offered', 'waiting'].includes(rematchState(r, me)));
+  patch($('#rematch-offers'), offers.map((r) => rematchItem(app, r)));
+  show($('#rematch-panel'), offers.length > 0);
+
   const mine = [...app.rooms.values()].filter((m) => m.room && !m.closed);
   patch($('#my-rooms'), mine.map((m) => myRoomItem(m)));
   show($('#my-rooms-panel'), mine.length > 0);
@@ -201,6 +208,21 @@ function tournamentItem(t, me) {
       info.playing ? h('span', { class: 'chip ready-now' }, 'your table is ready') : null,
       h('button', { type: 'button', class: 'small', dataset: { openTournament: t.id } },
         info.playing ? 'Open (you are playing)' : 'View')));
+}
+
+function rematchItem(app, r) {
+  const room = app.pastRooms.get(r.roomId) ?? null;
+  const offered = rematchState(r, app.me) === 'offered';
+  return h('li', { class: 'room-item', dataset: { rematchRoom: r.roomId, key: r.roomId, state: rematchState(r, app.me) } },
+    h('div', { class: 'item-head' },
+      h('strong', { class: 'item-title' }, room?.name ?? 'A finished table'),
+      h('span', { class: 'status-chip' }, offered ? 'Rematch offered' : 'Waiting')),
+    h('p', { class: 'small' }, rematchWords(r, room, app.me)),
+    rematchPlayers(r, room, app.me),
+    offered
+      ? h('div', { class: 'item-actions' },
+        h('button', { type: 'button', class: 'primary small', dataset: { rematch: r.roomId } }, 'Accept the rematch'))
+      : null);
 }
 
 function myRoomItem(m) {

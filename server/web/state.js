@@ -535,3 +535,20 @@ export function rematchState(r, me) {
   if (r.accepted.includes(me)) return 'waiting';
   return r.accepted.length ? 'offered' : 'none';
 }
+
+// The rematch in a sentence for player `me` (`room`: the finished room's summary, for the
+// names): "ann wants a rematch.", "You accepted the rematch. Waiting for bob.".
+export function rematchWords(r, room, me) {
+  const names = (ids) => ids.map((id) => rematchName(room, id, me)).join(ids.length === 2 ? ' and ' : ', ');
+  const state = rematchState(r, me);
+  if (state === 'ready') return 'Everyone accepted: opening the new table…';
+  if (state === 'waiting') return `You accepted the rematch. Waiting for ${names(r.waiting)}.`;
+  if (state === 'offered') return `${names(r.accepted)} ${r.accepted.length === 1 ? 'wants' : 'want'} a rematch.`;
+  return '';
+}
+
+// A player of the finished room by name ("you" for `me`).
+export function rematchName(room, id, me) {
+  if (id === me) return 'you';
+  return room?.seats?.find((s) => s.player_id === id)?.nickname ?? 'a player';
+}

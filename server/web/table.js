@@ -6,12 +6,13 @@ import {
 } from './cards.js';
 import { cardFace, cardView } from './cardview.js';
 import {
-  POSITIONS, bidsBySeat, isOwner, playedCards, rematchState, roemWords, seatAt, seatName,
-  seatPosition, subject, teamLabel, teamOf, trickCards, who,
+  POSITIONS, bidsBySeat, isOwner, playedCards, rematchState, rematchWords, roemWords, seatAt,
+  seatName, seatPosition, subject, teamLabel, teamOf, trickCards, who,
 } from './state.js';
 import { levelName, rulesText } from './lobby.js';
 import { dayOfRoom, todayUtc } from './daily.js';
 import { reviewOpen } from './review.js';
+import { rematchPlayers } from './widgets.js';
 
 const cap = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 
@@ -366,21 +367,14 @@ function rematchOffered(m) {
 function rematchView(app, m) {
   const r = app.rematches.get(m.roomId) ?? null;
   const st = rematchState(r, app.me);
-  const name = (id) => (id === app.me ? 'you' : m.room.seats.find((s) => s.player_id === id)?.nickname ?? 'a player');
   const humans = m.room.seats.filter((s) => s.player_id).length;
-  let line;
+  const text = rematchWords(r, m.room, app.me);
+  let line = text ? h('p', { class: 'small', role: 'status' }, st === 'offered' ? h('strong', {}, text) : text) : null;
   let button = null;
-  if (st === 'ready') {
-    line = h('p', { class: 'small', role: 'status' }, 'Everyone accepted: opening the new table…');
-  } else if (st === 'waiting') {
-    line = h('p', { class: 'small', role: 'status' },
-      `You accepted the rematch. Waiting for ${r.waiting.map(name).join(', ')}.`);
-  } else if (st === 'offered') {
-    line = h('p', { class: 'small', role: 'status' },
-      h('strong', {}, `${r.accepted.map(name).join(' and ')} ${r.accepted.length === 1 ? 'wants' : 'want'} a rematch.`),
-      r.waiting.length > 1 ? ` Still to accept: ${r.waiting.map(name).join(', ')}.` : '');
+  if (st === 'offered') {
     button = h('button', { type: 'button', class: 'primary', dataset: { rematch: m.roomId } }, 'Accept the rematch');
-  } else {
+  } else if (st === 'none') {
+    line = null;
     button = h('button', {
       type: 'button', dataset: { rematch: m.roomId }, disabled: app.rematchAsked.has(m.roomId),
       title: humans > 1 ? 'The same players at a new table, one seat to the left, once everyone accepts' : 'The same CPUs at a new table, one seat to the left',
@@ -391,12 +385,7 @@ function rematchView(app, m) {
   },
   line,
   button,
-  r && st !== 'none'
-    ? h('ul', { class: 'rematch-players', 'aria-label': 'Who accepted the rematch' },
-      [...r.accepted.map((id) => [id, true]), ...r.waiting.map((id) => [id, false])].map(([id, yes]) => h('li', {
-        class: ['chip', yes ? 'you' : 'empty'], dataset: { playerId: id, accepted: String(yes), key: id },
-      }, yes ? '✓ ' : '… ', name(id))))
-    : null);
+  r && st !== 'none' ? rematchPlayers(r, m.room, app.me) : null);
 }
 
 function renderHand(app, m) {

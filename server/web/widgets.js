@@ -1,7 +1,8 @@
 // Small view pieces the screens share: a pager for long lists, a player's name that opens
-// their profile.
+// their profile, who accepted a rematch.
 
 import { h } from './dom.js';
+import { rematchName } from './state.js';
 
 // "‹ Previous · 21–40 of 57 · Next ›" over a list shown `page` rows at a time; its buttons
 // carry `data-<which>-page` = `prev` / `next`. Nothing while everything fits on one page.
@@ -29,4 +30,13 @@ export function playerName(playerId, nickname) {
     type: 'button', class: 'player-name link', dataset: { openProfile: playerId },
     title: `${nickname}: profile`,
   }, nickname ?? '?');
+}
+
+// Who accepted (✓) and who has not yet (…).
+export function rematchPlayers(r, room, me) {
+  return h('ul', { class: 'rematch-players', 'aria-label': 'Who accepted the rematch' },
+    [...r.accepted.map((id) => [id, true]), ...r.waiting.map((id) => [id, false])].map(([id, yes]) => h('li', {
+      class: ['chip', yes ? 'you' : 'empty'], dataset: { playerId: id, accepted: String(yes), key: id },
+    }, h('span', { 'aria-hidden': 'true' }, yes ? '✓ ' : '… '), rematchName(room, id, me),
+    h('span', { class: 'sr-only' }, yes ? ' accepted' : ' has not accepted yet'))));
 }
