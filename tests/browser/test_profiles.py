@@ -392,12 +392,13 @@ async def test_the_rating_board_from_rated_matches(site: Site, open_tab) -> None
     ann = await same_player(site, tab)
     bob, cleo, dirk = [await site.bot(name) for name in ("bob", "cleo", "dirk")]
     players = [ann, bob, cleo, dirk]
-    for _ in range(10):  # the board lists players after 10 rated matches
+    for _ in range(21):  # the board lists players after 10; a profile shows 20 a page
         await rated_match(players)
     board = await bob.request({"type": "rating_board"}, "rating_board")
     assert board["players"] == 4 and board["min_matches"] == 10, board
     bobs = await ann.request({"type": "get_profile", "player_id": bob.player_id}, "profile")
-    assert bobs["rating"]["matches"] == 10 and len(bobs["rating_history"]) == 10, bobs
+    assert bobs["rating"]["matches"] == 21 and len(bobs["rating_history"]) == 20, bobs
+    assert len(bobs["history"]) == 20, bobs
 
     # the third tab of the boards: the rows, yours marked, the rule stated
     await page.locator("#boards-button").click()
@@ -449,19 +450,35 @@ async def test_the_rating_board_from_rated_matches(site: Site, open_tab) -> None
     await expect(rating).to_have_attribute("data-rank", str(bobs["rating"]["rank"]))
     await expect(rating.locator(".rating-value")).to_have_text(fixed(bobs["rating"]["rating"]))
     chart = page.locator("#rating-chart")
-    await expect(chart).to_have_attribute("data-points", "10")
-    await expect(chart.locator("circle.dot")).to_have_count(10)
+    await expect(chart).to_have_attribute("data-points", "20")  # the latest 20
+    await expect(chart.locator("circle.dot")).to_have_count(20)
     latest = bobs["rating_history"][0]
     await expect(chart).to_have_attribute("data-last", str(latest["rating"]))
     history = page.locator("#profile-history tbody tr")
-    await expect(history).to_have_count(10)
-    await expect(page.locator('#profile-history tbody tr[data-rated="true"]')).to_have_count(10)
+    await expect(history).to_have_count(20)
+    await expect(page.locator('#profile-history tbody tr[data-rated="true"]')).to_have_count(20)
     changes = await history.locator(".rating-change").all_inner_texts()
     assert changes == [signed(line["rating_change"]) for line in bobs["history"]], changes
     await expect_stats(tab, bobs)
+    # the history's second page: the oldest match
+    pager = page.locator("#profile .pager")
+    await expect(pager).to_contain_text("1\u201320 of 21")
+    await pager.locator('[data-profile-page="next"]').click()
+    await expect(page.locator("#profile-history")).to_have_attribute("data-offset", "20")
+    await expect(history).to_have_count(1)
+    oldest = await ann.request(
+        {"type": "get_profile", "player_id": bob.player_id, "offset": 20}, "profile"
+    )
+    await expect(history).to_have_attribute("data-match-id", oldest["history"][0]["match_id"])
+    await expect(history.locator(".rating-change")).to_have_text(
+        signed(oldest["history"][0]["rating_change"])
+    )
+    await expect(pager.locator('[data-profile-page="next"]')).to_be_disabled()
+    await pager.locator('[data-profile-page="prev"]').click()
+    await expect(history).to_have_count(20)
     await shot(tab, "profile-rated.png")
     await page.set_viewport_size(PHONE)
-    await expect(chart.locator("circle.dot")).to_have_count(10)
+    await expect(chart.locator("circle.dot")).to_have_count(20)
     await no_sideways_scroll(tab)
     await shot(tab, "profile-rated-phone.png")
     await page.locator("#profile [data-profile-back]").click()
@@ -499,6 +516,11 @@ async def test_a_solo_game_rematched(site: Site, open_tab) -> None:
     await expect(rematch).to_have_text("Rematch")
     await expect(page.locator("#rematch")).to_have_attribute("data-state", "none")
     await shot(tab, "match-over.png")
+    await page.set_viewport_size(PHONE)
+    await expect(rematch).to_be_visible()
+    await no_sideways_scroll(tab)
+    await shot(tab, "match-over-phone.png")
+    await page.set_viewport_size(DESKTOP)
     await rematch.click()
 
     # the new table: started, new deals, everyone one seat to the left
@@ -553,8 +575,17 @@ async def test_two_people_accept_a_rematch(site: Site, open_tab) -> None:
         "data-accepted", "true"
     )
     await expect(offer.locator('li[data-accepted="false"]')).to_have_count(1)
+    await expect(offer.get_by_role("button", name="Accept the rematch")).to_be_visible()
     await shot(bob, "rematch-offer.png")
-    await offer.get_by_role("button", name="Accept the rematch").click()
+
+    # bob leaves the finished table: the lobby keeps the offer, and accepts it
+    await bob.page.locator("#result button[data-go=lobby]").click()
+    item = bob.page.locator(f'#rematch-offers li[data-rematch-room="{room_id}"]')
+    await expect(item).to_have_attribute("data-state", "offered")
+    await expect(item).to_contain_text("ann's table")
+    await expect(item).to_contain_text("ann wants a rematch")
+    await shot(bob, "rematch-lobby.png")
+    await item.get_by_role("button", name="Accept the rematch").click()
 
     # both pages open the same new table, seats one to the left
     for tab, seat in ((ann, 1), (bob, 2)):
@@ -564,6 +595,7 @@ async def test_two_people_accept_a_rematch(site: Site, open_tab) -> None:
             "data-seat", str(seat)
         )
     assert await ann.room_id() == await bob.room_id()
+    await expect(bob.page.locator("#rematch-panel")).to_be_hidden()
     ann.assert_clean()
     bob.assert_clean()
 
