@@ -13,6 +13,8 @@ from playwright.async_api import expect
 
 from client import GameClient
 from engine import Match
+from server.bots import BOTS_BUSY
+from server.errors import Unavailable
 from tests.browser.conftest import Site
 from tests.browser.ui import SCREENSHOTS, Tab
 
@@ -295,7 +297,9 @@ def signed(x: float) -> str:
     return f"+{x:.2f}" if x > 0 else f"\u2212{-x:.2f}" if x < 0 else "\u00b10.00"
 
 
-async def test_the_profile_after_a_game_and_a_new_nickname(site: Site, open_tab) -> None:
+async def test_the_profile_after_a_game_and_a_new_nickname(
+    site: Site, open_tab, monkeypatch: pytest.MonkeyPatch
+) -> None:
     bob = await site.bot("bob")
     chosen = await bob.request({"type": "set_nickname", "nickname": "Bob Builder"}, "nickname")
     assert chosen["type"] == "nickname", chosen
@@ -334,10 +338,31 @@ async def test_the_profile_after_a_game_and_a_new_nickname(site: Site, open_tab)
     await expect(page.locator("#profile-tournaments")).to_have_attribute("data-played", "0")
     await shot(tab, "profile.png")
 
-    # its review opens from the history, and comes back to the profile
+    # its review opens from the history, and comes back to the profile; while the server's
+    # solvers are busy the page asks again once by itself, then offers "Try again"
+    busy = 0
+    solve = site.server.bots.review
+
+    def busy_twice(*args: Any) -> Any:
+        nonlocal busy
+        busy += 1
+        if busy <= 2:
+            raise Unavailable(BOTS_BUSY, "the server is busy thinking: ask again", 2.0)
+        return solve(*args)
+
+    monkeypatch.setattr(site.server.bots, "review", busy_twice)
     await row.locator("button[data-review-match]").click()
-    await expect(page.locator("#review")).to_have_attribute("data-match-id", room_id)
-    await expect(page.locator("#review")).to_have_attribute("data-state", "review", timeout=60_000)
+    review = page.locator("#review")
+    await expect(review).to_have_attribute("data-match-id", room_id)
+    await expect(review).to_have_attribute("data-state", "loading")
+    await expect(page.locator("#review-body")).to_contain_text("busy solving other games")
+    await expect(review).to_have_attribute("data-state", "bots_busy")
+    await expect(page.locator("#review-error")).to_contain_text("busy")
+    await expect(page.locator("#error")).to_be_hidden()  # said on the screen, not as a toast
+    assert busy == 2
+    await page.locator("#review-error button[data-review-retry]").click()
+    await expect(review).to_have_attribute("data-state", "review", timeout=60_000)
+    assert busy == 3
     await expect(page.locator("#review-match")).to_have_text("ann's game")
     await page.locator("#review [data-review-back]").click()
     await expect(screen).to_be_visible()
@@ -620,6 +645,11 @@ async def test_the_create_room_form_says_rated(site: Site, open_tab) -> None:
     await expect(rated).to_be_checked()
     await private.check()
     await expect(rated).to_be_checked()
+    await page.set_viewport_size(PHONE)
+    await rated.scroll_into_view_if_needed()
+    await no_sideways_scroll(tab)
+    await shot(tab, "create-room-phone.png")
+    await page.set_viewport_size(DESKTOP)
 
     # a private rated table: the chip, until a CPU sits down
     await tab.create_room(deals=1)
