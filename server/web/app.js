@@ -6,11 +6,11 @@
 import { $, show } from './dom.js';
 import { Connection, resumeMessages, serverUrl } from './protocol.js';
 import {
-  applyFrame, applyLobby, isOver, markResync, newLobby, newRoom, newerTournament,
+  applyFrame, applyLobby, applyRematch, isOver, markResync, newLobby, newRoom, newerTournament,
 } from './state.js';
 import {
   applyPreset, buildCpuLevels, buildForm, buildNewGameForm, createMessage, loadCatalog, loadForm,
-  newGameMessage, renderLobby, saveForm, saveNewGame, setEndLimits,
+  newGameMessage, renderLobby, saveForm, saveNewGame, setEndLimits, wireRated,
 } from './lobby.js';
 import { renderTable, renderTimer } from './table.js';
 import { renderTournament } from './tournament.js';
@@ -18,6 +18,15 @@ import {
   PAGE, alltimeMessage, alltimeReply, boardMessage, boardRefused, boardReply, isDay, newBoards,
   renderBoards, shiftDay, todayUtc,
 } from './daily.js';
+import { ratingAsked, ratingMessage, ratingRefused, ratingReply, renderRating } from './rating.js';
+import {
+  PAGE as HISTORY_PAGE, matchTitle, newProfile, nicknameRefused, nicknameSaved, nicknameSent, profileAsked, profileMessage,
+  profileRefused, profileReply, renderProfile,
+} from './profile.js';
+import {
+  TRICKS, asked, newReview, renderReview, reviewMessage, reviewRefused, reviewReply,
+  reviewRetrying, showDeal, stepTrick,
+} from './review.js';
 
 const TOKEN_KEY = 'klaverjas.token';
 const REFRESH_CODES = new Set([
@@ -27,6 +36,8 @@ const REFRESH_CODES = new Set([
 const GONE_CODES = new Set(['no_such_room', 'room_closed', 'not_a_member']);
 const BOARD_CODES = new Set(['daily_not_finished', 'no_such_day']); // said on the boards screen
 const OPENING = ['take_seat', 'watch', 'create_room', 'resume', 'new_game', 'daily_start'];
+const SCREENS = ['hello', 'lobby', 'table', 'tournament', 'boards', 'profile', 'review'];
+const KEEPS_TABLE = new Set(['table', 'review', 'profile']); // screens a finished table waits behind
 const TOAST_KINDS = new Set(['roem', 'stuk', 'nat', 'pit']);
 const TRICK_HOLD = 1.6; // seconds a taken trick stays on the table
 const TOAST_TIME = 2.8;
@@ -49,7 +60,7 @@ const app = {
   rooms: new Map(), // room_id -> room model (state.js)
   tournaments: new Map(), // tournament_id -> latest summary
   watchedTournaments: new Set(),
-  screen: 'boot', // hello | lobby | table | tournament | boards
+  screen: 'boot', // hello | lobby | table | tournament | boards | profile | review
   current: null, // the room shown
   currentTournament: null,
   openNext: false, // show the next snapshot's room (after create / join by code)
@@ -67,6 +78,13 @@ const app = {
   errorTimer: null,
   boards: newBoards(), // the daily boards screen (daily.js)
   dailyPlayed: false, // daily_start was refused: today's game is played
+  profile: null, // the profile shown (profile.js)
+  profileFrom: 'lobby', // the screen the profile was opened from (its Back button)
+  review: null, // the match review shown (review.js)
+  reviewFrom: null, // {screen, roomId}: where the review was opened from
+  rematches: new Map(), // finished room_id -> where its rematch stands (state.js applyRematch)
+  rematchAsked: new Set(), // finished rooms this page asked a rematch of
+  pastRooms: new Map(), // room_id -> the summary of a finished table the page left (its names)
   ui: { lastTrickOpen: false, trickHold: null, toast: null },
   now: () => Date.now() / 1000,
 };
@@ -136,9 +154,18 @@ function onWelcome(f) {
     app.pendingInvite = null;
   }
   if (app.screen === 'boards') {  // replies lost with the old connection: ask again
-    app.boards = { ...app.boards, pending: 0, alltimePending: 0 };
+    app.boards = { ...app.boards, pending: 0, alltimePending: 0, ratingPending: 0 };
     if (app.boards.view === 'alltime') requestAlltime();
+    else if (app.boards.view === 'rating') requestRating();
     else requestBoard();
+  }
+  if (app.profile && !app.profile.data) {
+    app.profile = { ...app.profile, pending: 0 };
+    if (app.screen === 'profile') requestProfile();
+  }
+  if (app.review && app.review.pending !== null) {
+    app.review = { ...app.review, pending: null };
+    if (app.screen === 'review') askReviewDeal(app.review.deal);
   }
   if (app.screen === 'hello' || app.screen === 'boot') goScreen('lobby');
 }
@@ -204,6 +231,22 @@ function handleFrame(f, sent) {
     case 'daily_alltime':
       app.boards = alltimeReply(app.boards, f);
       break;
+    case 'rating_board':
+      app.boards = ratingReply(app.boards, f);
+      break;
+    case 'profile':
+      app.profile = profileReply(app.profile, f);
+      break;
+    case 'nickname':
+      app.nickname = f.nickname;
+      app.profile = nicknameSaved(app.profile, f);
+      break;
+    case 'review':
+      app.review = reviewReply(app.review, f);
+      break;
+    case 'rematch':
+      onRematch(f);
+      break;
     default:
       break; // pong, record
   }
@@ -268,11 +311,26 @@ function onTournament(t) {
   // the page does not switch screens by itself.
 }
 
+// Every player of a finished match hears each acceptance of its rematch; once everyone
+// accepted it names the new table, which the players resume (and this page opens, if it
+// asked for the rematch or shows the finished table).
+function onRematch(f) {
+  const before = app.rematches.get(f.room_id) ?? null;
+  const next = applyRematch(before, f);
+  app.rematches.set(f.room_id, next);
+  if (!next.newRoomId || before?.newRoomId || !next.accepted.includes(app.me)) return;
+  const shown = app.screen === 'table' && app.current === f.room_id;
+  if (shown || app.rematchAsked.has(f.room_id)) app.openRoomId = next.newRoomId;
+  app.rematchAsked.delete(f.room_id);
+  resume(next.newRoomId, 0);
+}
+
 function onError(f, sent) {
   const code = f.code;
   // The server's own fault (it says when to try again): once, automatically.
   const ours = typeof f.retry_after === 'number';
   if (sent && ours && !app.retried.has(sent.ref)) {
+    if (sent.type === 'review') app.review = reviewRetrying(app.review, sent);
     const { ref, ...again } = sent;
     setTimeout(() => {
       const newRef = conn.send(again);
@@ -333,6 +391,20 @@ function onError(f, sent) {
   if (sent?.type === 'daily_alltime') {
     app.boards = { ...app.boards, alltimePending: Math.max(0, app.boards.alltimePending - 1) };
   }
+  if (sent?.type === 'review') {
+    app.review = reviewRefused(app.review, f, sent);
+    return; // the review screen says it in its own words
+  }
+  if (sent?.type === 'get_profile') {
+    app.profile = profileRefused(app.profile, f, sent);
+    return; // the profile screen says it
+  }
+  if (sent?.type === 'set_nickname') {
+    app.profile = nicknameRefused(app.profile, f);
+    return; // next to the nickname form
+  }
+  if (sent?.type === 'rating_board') app.boards = ratingRefused(app.boards);
+  if (sent?.type === 'rematch') app.rematchAsked.delete(sent.room_id);
   if (sent?.type === 'daily_start' && code === 'daily_played') {
     app.openNext = false;
     app.dailyPlayed = true; // the lobby says so, and offers the board
@@ -379,14 +451,25 @@ function hideError() {
 
 // -- screens -----------------------------------------------------------------------------
 
+// Forget a room that is over (gone from the server), keeping a played one's summary for a
+// rematch offered later.
+function forgetFinished(id) {
+  const m = app.rooms.get(id);
+  if (!m || !(isOver(m) || m.closed)) return;
+  if (isOver(m) && m.seat !== null && m.room) {
+    app.pastRooms.set(id, m.room);
+    if (app.pastRooms.size > 20) app.pastRooms.delete(app.pastRooms.keys().next().value);
+  }
+  app.rooms.delete(id);
+}
+
 function goScreen(name) {
   const was = app.screen;
-  if (was === 'table' && name !== 'table') {
-    const m = app.rooms.get(app.current);
-    if (m && (isOver(m) || m.closed)) app.rooms.delete(app.current); // it is gone from the server
-  }
+  // A finished table is gone from the server: forget it once the player moves on (from
+  // its review or a profile the Back button still leads to it).
+  if (KEEPS_TABLE.has(was) && !KEEPS_TABLE.has(name)) forgetFinished(app.current);
   app.screen = name;
-  for (const id of ['hello', 'lobby', 'table', 'tournament', 'boards']) show($(`#${id}`), id === name);
+  for (const id of SCREENS) show($(`#${id}`), id === name);
   if (name === 'hello' && was !== 'hello') setTimeout(() => $('#nickname').focus(), 0);
   if (name !== 'table') app.ui.lastTrickOpen = false;
   render();
@@ -395,8 +478,7 @@ function goScreen(name) {
 function openTable(id) {
   if (app.current !== id) {
     app.ui.lastTrickOpen = false;
-    const shown = app.rooms.get(app.current); // a finished table left for another is gone
-    if (app.screen === 'table' && shown && (isOver(shown) || shown.closed)) app.rooms.delete(app.current);
+    if (app.screen === 'table') forgetFinished(app.current); // a finished table left for another is gone
   }
   app.current = id;
   goScreen('table');
@@ -412,8 +494,7 @@ function openTournament(id) {
 }
 
 function goLobby() {
-  const m = app.rooms.get(app.current);
-  if (m && (isOver(m) || m.closed)) app.rooms.delete(app.current);
+  forgetFinished(app.current);
   goScreen('lobby');
 }
 
@@ -428,11 +509,19 @@ function render() {
 }
 
 function draw() {
-  $('#me').textContent = app.nickname ?? '';
+  const me = $('#me');
+  if (me.textContent !== (app.nickname ?? '')) me.textContent = app.nickname ?? '';
+  me.setAttribute('aria-label', app.nickname ? `Your profile (${app.nickname})` : 'Your profile');
+  if (app.screen === 'profile' && app.profile?.playerId === app.me) me.setAttribute('aria-current', 'page');
+  else me.removeAttribute('aria-current');
   if (app.screen === 'lobby') renderLobby(app);
   else if (app.screen === 'table') renderTable(app);
   else if (app.screen === 'tournament') renderTournament(app);
-  else if (app.screen === 'boards') renderBoards(app);
+  else if (app.screen === 'boards') {
+    renderBoards(app);
+    if (app.boards.view === 'rating') renderRating(app);
+  } else if (app.screen === 'profile') renderProfile(app);
+  else if (app.screen === 'review') renderReview(app);
   const m = app.screen === 'table' ? app.rooms.get(app.current) : null;
   const myTurn = Boolean(m && m.legal.length && app.acted.get(m.roomId) !== m.version);
   const title = myTurn ? 'Your turn · Klaverjas' : 'Klaverjas';
@@ -500,6 +589,134 @@ function openBoards(date = null) {
   goScreen('boards');
 }
 
+function requestRating(changes = {}) {
+  app.boards = { ...app.boards, ...changes, view: 'rating' };
+  if (send(ratingMessage(app.boards)) !== null) app.boards = ratingAsked(app.boards);
+  render();
+}
+
+function openRatingBoard() {
+  requestRating();
+  goScreen('boards');
+}
+
+// -- profiles --------------------------------------------------------------------------------
+
+function requestProfile(changes = {}) {
+  app.profile = { ...app.profile, ...changes };
+  if (send(profileMessage(app.profile)) !== null) app.profile = profileAsked(app.profile);
+  render();
+}
+
+// A player's profile (yours without `playerId`), from its first page of matches.
+function openProfile(playerId = null) {
+  const id = playerId || app.me;
+  if (!id) return;
+  if (app.screen !== 'profile' && app.screen !== 'review') app.profileFrom = app.screen;
+  const same = app.profile?.playerId === id;
+  app.profile = same ? { ...app.profile, offset: 0, nick: newProfile(id).nick } : newProfile(id);
+  requestProfile();
+  goScreen('profile');
+  $('#profile-title').focus({ preventScroll: true });
+}
+
+function leaveProfile() {
+  const from = app.profileFrom;
+  if (from === 'table' && app.rooms.get(app.current)?.room) openTable(app.current);
+  else if (from === 'boards' || from === 'tournament') goScreen(from);
+  else goLobby();
+}
+
+function saveNickname(form) {
+  const nickname = form.elements.nickname.value.trim();
+  if (!nickname) {
+    app.profile = nicknameRefused(app.profile, { code: 'bad_nickname', message: 'choose a nickname of 2 to 24 characters' });
+    render();
+    return;
+  }
+  if (send({ type: 'set_nickname', nickname }) !== null) app.profile = nicknameSent(app.profile, nickname);
+  render();
+}
+
+// -- the review of a finished match ----------------------------------------------------------
+
+// Show deal `deal` from its first trick, asking for it unless it came already.
+function askReviewDeal(deal) {
+  let r = showDeal(app.review, deal);
+  if (!r.replies[r.deal] && r.pending !== r.deal && send(reviewMessage(r)) !== null) r = asked(r, r.deal);
+  app.review = r;
+  render();
+}
+
+function openReview(matchId) {
+  const from = app.screen === 'review' ? app.reviewFrom : { screen: app.screen, roomId: app.current };
+  // The players' names when the page knows the table, else the match as the profile lists it.
+  const line = app.profile?.data?.history?.find((l) => l.match_id === matchId);
+  app.review = newReview(matchId, app.rooms.get(matchId)?.room ?? (line ? { name: matchTitle(line) } : null));
+  app.reviewFrom = from;
+  askReviewDeal(0);
+  goScreen('review');
+  $('#review-title').focus({ preventScroll: true });
+}
+
+function leaveReview() {
+  const from = app.reviewFrom;
+  if (from?.screen === 'table' && app.rooms.get(from.roomId)?.room) openTable(from.roomId);
+  else if (from?.screen === 'profile' && app.profile) goScreen('profile');
+  else if (from?.screen === 'boards' || from?.screen === 'tournament') goScreen(from.screen);
+  else goLobby();
+}
+
+function onReviewClick(el) {
+  const d = el.dataset;
+  const r = app.review;
+  if (!r) return false;
+  if (d.reviewDeal) {
+    if (d.reviewDeal === 'first') askReviewDeal(0);
+    else askReviewDeal(r.deal + (d.reviewDeal === 'prev' ? -1 : 1));
+  } else if (d.reviewTrick) {
+    const to = { first: 0, prev: r.trick - 1, next: r.trick + 1, end: TRICKS }[d.reviewTrick];
+    app.review = stepTrick(r, to);
+    render();
+  } else if (d.reviewGoto !== undefined) {
+    app.review = stepTrick(r, Number(d.reviewGoto));
+    render();
+  } else if (d.reviewRetry !== undefined) {
+    askReviewDeal(r.deal);
+  } else if (d.reviewBack !== undefined) {
+    leaveReview();
+  } else {
+    return false;
+  }
+  return true;
+}
+
+// The review's keys: arrows step tricks, Home / End the first trick / the result, Page Up /
+// Page Down the deals.
+const REVIEW_KEYS = {
+  ArrowLeft: (r) => ['trick', r.trick - 1],
+  ArrowRight: (r) => ['trick', r.trick + 1],
+  Home: () => ['trick', 0],
+  End: () => ['trick', TRICKS],
+  PageUp: (r) => ['deal', r.deal - 1],
+  PageDown: (r) => ['deal', r.deal + 1],
+};
+
+function onReviewKey(event) {
+  const step = REVIEW_KEYS[event.key];
+  const r = app.review;
+  if (!step || !r || event.altKey || event.ctrlKey || event.metaKey) return;
+  if (event.target.closest?.('input, textarea, select, dialog')) return;
+  event.preventDefault();
+  const [what, to] = step(r);
+  if (what === 'deal') {
+    if (to >= 0 && (r.deals === null || to < r.deals) && to !== r.deal) askReviewDeal(to);
+  } else {
+    app.review = stepTrick(r, to);
+    render();
+  }
+}
+
 function onBoardClick(el) {
   const d = el.dataset;
   const b = app.boards;
@@ -512,6 +729,12 @@ function onBoardClick(el) {
     requestBoard({ offset: Math.max(0, b.offset + (d.boardPage === 'prev' ? -PAGE : PAGE)) });
   } else if (d.boardMine) {
     requestBoard({ offset: Math.floor((Number(d.boardMine) - 1) / PAGE) * PAGE });
+  } else if (d.ratingPage) {
+    requestRating({ ratingOffset: Math.max(0, b.ratingOffset + (d.ratingPage === 'prev' ? -PAGE : PAGE)) });
+  } else if (d.ratingMine) {
+    requestRating({ ratingOffset: Math.floor((Number(d.ratingMine) - 1) / PAGE) * PAGE });
+  } else if (d.boardView === 'rating') {
+    requestRating();
   } else if (d.alltimePage) {
     requestAlltime({ alltimeOffset: Math.max(0, b.alltimeOffset + (d.alltimePage === 'prev' ? -PAGE : PAGE)) });
   } else if (d.boardView === 'alltime') {
@@ -569,6 +792,7 @@ function onClick(event) {
   const d = el.dataset;
   if (el.closest('#hand, #bids, #claim')) app.ui.keyboard = event.detail === 0; // Enter/Space
   if (el.closest('#boards') && onBoardClick(el)) return;
+  if (el.closest('#review') && onReviewClick(el)) return;
   if (el.closest('#hand') && d.card) {
     act(d.card);
   } else if (el.id === 'new-game-button' || d.newGame !== undefined) {
@@ -579,6 +803,24 @@ function onClick(event) {
     playDaily();
   } else if (d.openBoards !== undefined) {
     openBoards(isDay(d.date) ? d.date : null);
+  } else if (d.openProfile !== undefined) {
+    openProfile(d.openProfile || null);
+  } else if (d.profileBack !== undefined) {
+    leaveProfile();
+  } else if (d.profilePage) {
+    const offset = app.profile?.data?.offset ?? app.profile?.offset ?? 0;
+    requestProfile({ offset: Math.max(0, offset + (d.profilePage === 'prev' ? -HISTORY_PAGE : HISTORY_PAGE)) });
+  } else if (d.profileRetry !== undefined) {
+    requestProfile();
+  } else if (d.openRating !== undefined) {
+    openRatingBoard();
+  } else if (d.reviewMatch) {
+    openReview(d.reviewMatch);
+  } else if (d.rematch) {
+    if (send({ type: 'rematch', room_id: d.rematch }) !== null) {
+      app.rematchAsked.add(d.rematch);
+      render();
+    }
   } else if (d.action) {
     act(d.action);
   } else if (d.takeSeat !== undefined || d.sit !== undefined) {
@@ -688,6 +930,10 @@ function onKey(event) {
     next.click();
     return;
   }
+  if (app.screen === 'review') {
+    onReviewKey(event);
+    return;
+  }
   if (app.screen !== 'table' || event.altKey || event.ctrlKey || event.metaKey) return;
   const target = event.target;
   if (target.closest('input, textarea, select, dialog')) return;
@@ -745,6 +991,7 @@ function wireForms() {
     createButton.disabled = false;
   });
   create.elements.preset.addEventListener('change', () => applyPreset(create, create.elements.preset.value));
+  wireRated(create);
   create.elements.end.addEventListener('change', () => setEndLimits(create));
   create.addEventListener('change', () => saveForm(create));
   create.addEventListener('submit', (event) => {
@@ -780,6 +1027,16 @@ function wireForms() {
   $('#board-date').addEventListener('change', (event) => {
     const day = event.target.value;
     if (isDay(day)) showDay(day);
+  });
+
+  // The forms drawn by the views (the nickname on your profile, the review's deal choice).
+  document.addEventListener('submit', (event) => {
+    if (event.target.id !== 'nickname-form') return;
+    event.preventDefault();
+    saveNickname(event.target);
+  });
+  document.addEventListener('change', (event) => {
+    if (event.target.id === 'review-deal-select') askReviewDeal(Number(event.target.value));
   });
 
   $('#join-form').addEventListener('submit', (event) => {

@@ -22,7 +22,7 @@ export function cardView(card, attrs = {}, trump = null) {
     ...attrs,
     class: ['card', isRed(suit) ? 'red' : 'black', attrs.class],
     role: 'img',
-    'aria-label': cardWords(card),
+    'aria-label': attrs['aria-label'] ?? cardWords(card),
     dataset: { card, ...(attrs.dataset || {}) },
   }, cardFace(card, { trump }));
 }

@@ -6,6 +6,7 @@
 
 import { $, h, patch, show } from './dom.js';
 import { SUIT_NAMES, SUIT_SYMBOLS, isRed, rankOf, rankShown, sortHand, suitOf } from './cards.js';
+import { pager, playerName } from './widgets.js';
 
 export const PAGE = 20; // rows a page
 const DAY_MS = 86_400_000;
@@ -44,7 +45,7 @@ export function untilMidnight(now = Date.now()) {
 
 export function newBoards() {
   return {
-    view: 'day', // day | alltime
+    view: 'day', // day | alltime | rating
     date: null, // the day asked for; null: today (the server's)
     offset: 0,
     board: null, // the last daily_board reply
@@ -54,6 +55,9 @@ export function newBoards() {
     alltime: null,
     alltimeOffset: 0,
     alltimePending: 0,
+    rating: null, // the last rating_board reply (rating.js)
+    ratingOffset: 0,
+    ratingPending: 0,
     open: new Set(), // revealed deals shown open: "date:number"
   };
 }
@@ -107,12 +111,13 @@ export function renderBoards(app) {
   }
   $('#boards').dataset.view = b.view;
   show($('#board-day'), day);
-  show($('#board-alltime'), !day);
+  show($('#board-alltime'), b.view === 'alltime');
+  show($('#board-rating'), b.view === 'rating'); // drawn by rating.js
   const streak = $('#board-streak');
   show(streak, b.streak !== null && b.streak !== undefined);
   streak.textContent = b.streak ? `Your streak: ${plural(b.streak, 'day')} in a row` : 'No streak yet: play today';
   if (day) renderDay(app);
-  else renderAlltime(app);
+  else if (b.view === 'alltime') renderAlltime(app);
 }
 
 function renderDay(app) {
@@ -219,30 +224,13 @@ function board(app, board, today) {
             'aria-current': mine ? 'true' : null,
           },
           h('td', { class: 'num rank' }, String(r.rank)),
-          h('th', { scope: 'row', class: 'nick' }, r.nickname, mine ? h('span', { class: 'chip you' }, 'you') : null),
+          h('th', { scope: 'row', class: 'nick' }, playerName(r.player_id, r.nickname), mine ? h('span', { class: 'chip you' }, 'you') : null),
           h('td', { class: 'num total' }, String(r.total)),
           h('td', { class: ['num diff', r.difference > 0 && 'up', r.difference < 0 && 'down'] }, signed(r.difference)));
         })))),
     pager('board', board.offset, rows.length, board.players),
     deals(app, board),
   ];
-}
-
-function pager(which, offset, shown, total) {
-  if (total <= PAGE && offset === 0) return null;
-  let range = `${offset + 1}–${offset + shown} of ${total}`;
-  if (shown === 1) range = `${offset + 1} of ${total}`;
-  else if (!shown) range = `none of ${total}`;
-  return h('div', { class: 'pager', role: 'group', 'aria-label': 'Pages', dataset: { key: `${which}-pager` } },
-    h('button', {
-      type: 'button', class: 'small', dataset: { [`${which}Page`]: 'prev' }, disabled: offset === 0,
-      'aria-label': `Previous ${PAGE}`,
-    }, '‹ Previous'),
-    h('span', { class: 'muted small' }, range),
-    h('button', {
-      type: 'button', class: 'small', dataset: { [`${which}Page`]: 'next' }, disabled: offset + PAGE >= total,
-      'aria-label': `Next ${PAGE}`,
-    }, 'Next ›'));
 }
 
 function deals(app, board) {
@@ -328,7 +316,7 @@ function renderAlltime(app) {
               'aria-current': mine ? 'true' : null,
             },
             h('td', { class: 'num rank' }, String(r.rank)),
-            h('th', { scope: 'row', class: 'nick' }, r.nickname, mine ? h('span', { class: 'chip you' }, 'you') : null),
+            h('th', { scope: 'row', class: 'nick' }, playerName(r.player_id, r.nickname), mine ? h('span', { class: 'chip you' }, 'you') : null),
             h('td', { class: 'num' }, String(r.days)),
             h('td', { class: ['num diff', r.average > 0 && 'up', r.average < 0 && 'down'] }, signed(r.average)));
           }))))

@@ -1,7 +1,8 @@
 // The lobby: public rooms, tournaments, your tables, and the create-room form.
 
 import { $, h, patch, show } from './dom.js';
-import { tournamentInfo } from './state.js';
+import { rematchState, rematchWords, tournamentInfo } from './state.js';
+import { rematchPlayers } from './widgets.js';
 import { untilMidnight } from './daily.js';
 
 // The rule options, presets and limits are the server's (GET /rules): the form offers
@@ -115,6 +116,12 @@ export function renderLobby(app) {
   patch($('#tournaments'), tournaments.map((t) => tournamentItem(t, me)));
   show($('#tournaments-empty'), lobby.loaded && tournaments.length === 0);
 
+  // Rematches of tables the page has left: offered to you, or waiting for the others.
+  const offers = [...app.rematches.values()].filter((r) => !app.rooms.has(r.roomId)
+    && ['offered', 'waiting'].includes(rematchState(r, me)));
+  patch($('#rematch-offers'), offers.map((r) => rematchItem(app, r)));
+  show($('#rematch-panel'), offers.length > 0);
+
   const mine = [...app.rooms.values()].filter((m) => m.room && !m.closed);
   patch($('#my-rooms'), mine.map((m) => myRoomItem(m)));
   show($('#my-rooms-panel'), mine.length > 0);
@@ -157,7 +164,8 @@ function roomItem(room, me, app) {
     h('div', { class: 'item-head' },
       h('strong', { class: 'item-title' }, room.name),
       h('span', { class: ['status-chip', room.status] },
-        room.status === 'open' ? `${STATUS_WORDS.open} (${free} free)` : STATUS_WORDS[room.status] ?? room.status)),
+        room.status === 'open' ? `${STATUS_WORDS.open} (${free} free)` : STATUS_WORDS[room.status] ?? room.status),
+      room.rated ? h('span', { class: 'chip rated', title: 'A rated table: a match of four people changes their ratings' }, 'rated') : null),
     h('p', { class: 'muted small' }, rulesText(room.rules, room.move_seconds)),
     h('div', { class: 'seats-line', role: 'group', 'aria-label': 'Seats' },
       room.seats.map((s, i) => seatChip(room, s, i, me, seated))),
@@ -200,6 +208,21 @@ function tournamentItem(t, me) {
       info.playing ? h('span', { class: 'chip ready-now' }, 'your table is ready') : null,
       h('button', { type: 'button', class: 'small', dataset: { openTournament: t.id } },
         info.playing ? 'Open (you are playing)' : 'View')));
+}
+
+function rematchItem(app, r) {
+  const room = app.pastRooms.get(r.roomId) ?? null;
+  const offered = rematchState(r, app.me) === 'offered';
+  return h('li', { class: 'room-item', dataset: { rematchRoom: r.roomId, key: r.roomId, state: rematchState(r, app.me) } },
+    h('div', { class: 'item-head' },
+      h('strong', { class: 'item-title' }, room?.name ?? 'A finished table'),
+      h('span', { class: 'status-chip' }, offered ? 'Rematch offered' : 'Waiting')),
+    h('p', { class: 'small' }, rematchWords(r, room, app.me)),
+    rematchPlayers(r, room, app.me),
+    offered
+      ? h('div', { class: 'item-actions' },
+        h('button', { type: 'button', class: 'primary small', dataset: { rematch: r.roomId } }, 'Accept the rematch'))
+      : null);
 }
 
 function myRoomItem(m) {
@@ -251,6 +274,7 @@ export function createMessage(form) {
     rules,
     move_seconds: Math.round(Number(f.move_seconds.value)),
     private: f.private.checked,
+    rated: f.rated.checked,
     seat: f.seat.value === 'watch' ? null : Number(f.seat.value),
   };
   const name = f.name.value.trim();
@@ -262,7 +286,7 @@ export function saveForm(form) {
   const f = form.elements;
   const values = { preset: f.preset.value, end: f.end.value, end_value: f.end_value.value,
     move_seconds: f.move_seconds.value, private: f.private.checked, seat: f.seat.value,
-    name: f.name.value };
+    name: f.name.value, rated: f.rated.checked, rated_touched: form.dataset.ratedTouched === 'true' };
   for (const field of RULE_FIELDS) values[field] = f[field].value;
   try {
     localStorage.setItem(STORE_KEY, JSON.stringify(values));
@@ -292,6 +316,21 @@ export function loadForm(form) {
   set('seat', values.seat);
   set('name', values.name);
   f.private.checked = Boolean(values.private);
+  const touched = values.rated_touched === true && typeof values.rated === 'boolean';
+  form.dataset.ratedTouched = String(touched);
+  f.rated.checked = touched ? values.rated : !f.private.checked;
+}
+
+// "Rated" follows "Private" (public rooms rated, private ones not, as the server's default)
+// until the player sets it: from then on it keeps the player's choice.
+export function wireRated(form) {
+  const f = form.elements;
+  f.private.addEventListener('change', () => {
+    if (form.dataset.ratedTouched !== 'true') f.rated.checked = !f.private.checked;
+  });
+  f.rated.addEventListener('change', () => {
+    form.dataset.ratedTouched = 'true';
+  });
 }
 
 // A stored value into a field, if the field still offers it.

@@ -512,3 +512,43 @@ export function prizeName(prize) {
 export function markResync(model, version) {
   return { ...model, resyncFrom: version };
 }
+
+// -- rematches ---------------------------------------------------------------------------
+
+// A `rematch` frame onto the last one of that room: each lists everyone who accepted so
+// far, so the one with the new table, else the one with the most acceptances, wins.
+export function applyRematch(prev, f) {
+  const next = {
+    roomId: f.room_id, accepted: f.accepted ?? [], waiting: f.waiting ?? [], newRoomId: f.new_room_id ?? null,
+  };
+  if (!prev) return next;
+  if (prev.newRoomId) return prev;
+  if (next.newRoomId || next.accepted.length >= prev.accepted.length) return next;
+  return prev;
+}
+
+// Where a rematch stands for player `me`: `none` (nobody accepted yet), `offered` (others
+// accepted, not you), `waiting` (you accepted, others have not), `ready` (the new table).
+export function rematchState(r, me) {
+  if (!r) return 'none';
+  if (r.newRoomId) return 'ready';
+  if (r.accepted.includes(me)) return 'waiting';
+  return r.accepted.length ? 'offered' : 'none';
+}
+
+// The rematch in a sentence for player `me` (`room`: the finished room's summary, for the
+// names): "ann wants a rematch.", "You accepted the rematch. Waiting for bob.".
+export function rematchWords(r, room, me) {
+  const names = (ids) => ids.map((id) => rematchName(room, id, me)).join(ids.length === 2 ? ' and ' : ', ');
+  const state = rematchState(r, me);
+  if (state === 'ready') return 'Everyone accepted: opening the new table…';
+  if (state === 'waiting') return `You accepted the rematch. Waiting for ${names(r.waiting)}.`;
+  if (state === 'offered') return `${names(r.accepted)} ${r.accepted.length === 1 ? 'wants' : 'want'} a rematch.`;
+  return '';
+}
+
+// A player of the finished room by name ("you" for `me`).
+export function rematchName(room, id, me) {
+  if (id === me) return 'you';
+  return room?.seats?.find((s) => s.player_id === id)?.nickname ?? 'a player';
+}

@@ -6,11 +6,13 @@ import {
 } from './cards.js';
 import { cardFace, cardView } from './cardview.js';
 import {
-  POSITIONS, bidsBySeat, isOwner, playedCards, roemWords, seatAt, seatName, seatPosition,
-  subject, teamLabel, teamOf, trickCards, who,
+  POSITIONS, bidsBySeat, isOwner, playedCards, rematchState, rematchWords, roemWords, seatAt,
+  seatName, seatPosition, subject, teamLabel, teamOf, trickCards, who,
 } from './state.js';
 import { levelName, rulesText } from './lobby.js';
 import { dayOfRoom, todayUtc } from './daily.js';
+import { reviewOpen } from './review.js';
+import { rematchPlayers } from './widgets.js';
 
 const cap = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 
@@ -339,6 +341,9 @@ function renderResult(app, m) {
   } else if (mode === 'solo') {
     next = h('button', { type: 'button', class: 'primary', dataset: { newGame: '' }, 'aria-haspopup': 'dialog' }, 'New game');
   }
+  const review = reviewOpen(m.room)
+    ? h('button', { type: 'button', dataset: { reviewMatch: m.roomId, key: 'review' } }, 'Review this match')
+    : null;
   patch(box,
     h('h2', {}, title),
     h('p', { class: 'final-score' },
@@ -346,9 +351,41 @@ function renderResult(app, m) {
       ' – ',
       h('span', { class: 'team-1' }, `${teamLabel(m, 1)} ${totals[1]}`)),
     mode === 'daily' ? h('p', { class: 'small' }, 'Your score is on the day’s board: see how the others did with the same cards.') : null,
+    rematchOffered(m) ? rematchView(app, m) : null,
     h('div', { class: 'bid-buttons' },
       next,
+      review,
       h('button', { type: 'button', class: next ? '' : 'primary', dataset: { go: 'lobby' } }, 'Back to the lobby')));
+}
+
+// A rematch: the same players at a new table (seats one to the left), once every human who
+// played has accepted. Casual and solo matches only; the players only.
+function rematchOffered(m) {
+  return m.seat !== null && !m.room.tournament && m.room.mode !== 'daily';
+}
+
+function rematchView(app, m) {
+  const r = app.rematches.get(m.roomId) ?? null;
+  const st = rematchState(r, app.me);
+  const humans = m.room.seats.filter((s) => s.player_id).length;
+  const text = rematchWords(r, m.room, app.me);
+  let line = text ? h('p', { class: 'small', role: 'status' }, st === 'offered' ? h('strong', {}, text) : text) : null;
+  let button = null;
+  if (st === 'offered') {
+    button = h('button', { type: 'button', class: 'primary', dataset: { rematch: m.roomId } }, 'Accept the rematch');
+  } else if (st === 'none') {
+    line = null;
+    button = h('button', {
+      type: 'button', dataset: { rematch: m.roomId }, disabled: app.rematchAsked.has(m.roomId),
+      title: humans > 1 ? 'The same players at a new table, one seat to the left, once everyone accepts' : 'The same CPUs at a new table, one seat to the left',
+    }, 'Rematch');
+  }
+  return h('div', {
+    id: 'rematch', class: 'rematch', dataset: { key: 'rematch', state: st, newRoomId: r?.newRoomId ?? null },
+  },
+  line,
+  button,
+  r && st !== 'none' ? rematchPlayers(r, m.room, app.me) : null);
 }
 
 function renderHand(app, m) {
@@ -388,6 +425,8 @@ function renderSide(app, m) {
   modeLine.dataset.mode = room.mode ?? 'casual';
   if (modeLine.textContent !== modeText) modeLine.textContent = modeText;
   show($('.chat-panel'), room.mode !== 'solo' && room.mode !== 'daily');
+  // A rated room: its match changes ratings when four people start it (never with a CPU).
+  show($('#room-rated'), Boolean(room.rated) && !room.seats.some((s) => s.cpu));
 
   // Totals.
   const totals = v?.totals ?? room.totals ?? [0, 0];

@@ -145,6 +145,9 @@ async def test_the_daily_game_to_the_end_then_its_board(site: Site, open_tab) ->
 
     see = page.locator("#result button[data-open-boards]")
     await expect(see).to_have_text("See today\u2019s board")
+    # no rematch of the daily game, and no review before its day is over
+    await expect(page.locator("#result button[data-rematch]")).to_have_count(0)
+    await expect(page.locator("#result button[data-review-match]")).to_have_count(0)
     await shot(tab, "daily-result.png")
     await see.click()
     await expect(page.locator("#boards")).to_be_visible()
