@@ -6,6 +6,8 @@ of a table of two people, and the create-room form's "Rated"."""
 from __future__ import annotations
 
 import asyncio
+import urllib.request
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,10 +15,9 @@ from playwright.async_api import expect
 
 from client import GameClient
 from engine import Match
-from server.bots import BOTS_BUSY
-from server.errors import Unavailable
 from tests.browser.conftest import Site
 from tests.browser.ui import SCREENSHOTS, Tab
+from tests.server.bots_hold import hold
 
 pytestmark = [pytest.mark.browser, pytest.mark.daily]
 
@@ -297,8 +298,21 @@ def signed(x: float) -> str:
     return f"+{x:.2f}" if x > 0 else f"\u2212{-x:.2f}" if x < 0 else "\u00b10.00"
 
 
+async def review_fallbacks(site: Site) -> float:
+    """How many reviews the server's full pool has refused (``GET /metrics``)."""
+
+    def fetch() -> str:
+        direct = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # loopback
+        with direct.open(f"{site.url}metrics", timeout=10) as reply:
+            return reply.read().decode()
+
+    line = 'klaverjas_bot_fallbacks_total{purpose="review"} '
+    found = [row for row in (await asyncio.to_thread(fetch)).splitlines() if row.startswith(line)]
+    return float(found[0].removeprefix(line)) if found else 0.0
+
+
 async def test_the_profile_after_a_game_and_a_new_nickname(
-    site: Site, open_tab, monkeypatch: pytest.MonkeyPatch
+    site: Site, open_tab, tmp_path: Path
 ) -> None:
     bob = await site.bot("bob")
     chosen = await bob.request({"type": "set_nickname", "nickname": "Bob Builder"}, "nickname")
@@ -339,30 +353,26 @@ async def test_the_profile_after_a_game_and_a_new_nickname(
     await shot(tab, "profile.png")
 
     # its review opens from the history, and comes back to the profile; while the server's
-    # solvers are busy the page asks again once by itself, then offers "Try again"
-    busy = 0
-    solve = site.server.bots.review
-
-    def busy_twice(*args: Any) -> Any:
-        nonlocal busy
-        busy += 1
-        if busy <= 2:
-            raise Unavailable(BOTS_BUSY, "the server is busy thinking: ask again", 2.0)
-        return solve(*args)
-
-    monkeypatch.setattr(site.server.bots, "review", busy_twice)
+    # solvers are busy (every place of the pool held by a job that waits for a file) the
+    # page asks again once by itself, then offers "Try again"
+    bots = site.server.bots
+    flag = tmp_path / "let-go"
+    jobs = [bots.submit(hold, str(flag)) for _ in range(bots.capacity)]
+    assert all(job is not None for job in jobs)
+    refused_before = await review_fallbacks(site)
     await row.locator("button[data-review-match]").click()
     review = page.locator("#review")
     await expect(review).to_have_attribute("data-match-id", room_id)
-    await expect(review).to_have_attribute("data-state", "loading")
     await expect(page.locator("#review-body")).to_contain_text("busy solving other games")
-    await expect(review).to_have_attribute("data-state", "bots_busy")
+    await expect(review).to_have_attribute("data-state", "bots_busy", timeout=30_000)
     await expect(page.locator("#review-error")).to_contain_text("busy")
     await expect(page.locator("#error")).to_be_hidden()  # said on the screen, not as a toast
-    assert busy == 2
+    assert await review_fallbacks(site) == refused_before + 2  # asked, and asked once again
+    flag.touch()
+    await asyncio.gather(*jobs)  # type: ignore[arg-type]
     await page.locator("#review-error button[data-review-retry]").click()
     await expect(review).to_have_attribute("data-state", "review", timeout=60_000)
-    assert busy == 3
+    assert await review_fallbacks(site) == refused_before + 2
     await expect(page.locator("#review-match")).to_have_text("ann's game")
     await page.locator("#review [data-review-back]").click()
     await expect(screen).to_be_visible()
