@@ -1,8 +1,8 @@
 """What a client may choose, described once by the server (``GET /rules``).
 
 Generated from the engine's rule options and presets, the protocol's limits, the CPU
-levels and the tournament formats, so no client (the web client included) types them out
-again.
+levels, the tournament formats and the score sheet's limits, so no client (the web client
+included) types them out again.
 """
 
 from __future__ import annotations
@@ -24,6 +24,8 @@ from engine.rules import (
 
 from .levels import DEFAULT_LEVEL, LEVELS
 from .protocol import MOVE_SECONDS, NAME_LENGTH
+from .sheet.sheet import MAX_ROEM, ROEM_STEPS
+from .sheet.sheet import NAME_LENGTH as SHEET_NAME_LENGTH
 from .tournament.state import FORMATS
 
 
@@ -53,6 +55,7 @@ def describe() -> dict[str, Any]:
             "name_length": NAME_LENGTH,
         },
         "cpu": {"levels": list(LEVELS), "default": DEFAULT_LEVEL},
+        "sheet": {"name_length": SHEET_NAME_LENGTH, "max_roem": MAX_ROEM, "roem_steps": ROEM_STEPS},
         "tournaments": {
             name: {
                 "players": f.players,

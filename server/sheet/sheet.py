@@ -59,6 +59,7 @@ from .entries import (
 
 MAX_ROEM = 1000  # a team's roem in one deal, at most (far above what eight tricks can hold)
 NAME_LENGTH = 24  # a team's or a player's name, at most
+ROEM_STEPS = (20, 50, 100, 200)  # the roem a phone offers to add with one tap (stuk is 20)
 _REFUSED = ("Cc", "Cf", "Co", "Cn")  # control, format (bidi, zero-width), private, unassigned
 
 

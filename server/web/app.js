@@ -10,7 +10,7 @@ import {
 } from './state.js';
 import {
   applyPreset, buildCpuLevels, buildForm, buildNewGameForm, createMessage, loadCatalog, loadForm,
-  newGameMessage, renderLobby, saveForm, saveNewGame, setEndLimits, wireRated,
+  newGameMessage, renderLobby, saveForm, saveNewGame, setEndLimits, wireRated, buildSheetForm,
 } from './lobby.js';
 import { renderTable, renderTimer } from './table.js';
 import { renderTournament } from './tournament.js';
@@ -27,6 +27,10 @@ import {
   TRICKS, asked, newReview, renderReview, reviewMessage, reviewRefused, reviewReply,
   reviewRetrying, showDeal, stepTrick,
 } from './review.js';
+import {
+  buildRoemSteps, changeMessage, createSheetMessage, dealFields, fillEntry, newSheet, openMessage,
+  renderSheet, setEntry, sheetDraft, sheetRefused, sheetSent, sheetSnapshot, sheetUpdate, syncEntry,
+} from './sheet.js';
 
 const TOKEN_KEY = 'klaverjas.token';
 const REFRESH_CODES = new Set([
@@ -36,7 +40,7 @@ const REFRESH_CODES = new Set([
 const GONE_CODES = new Set(['no_such_room', 'room_closed', 'not_a_member']);
 const BOARD_CODES = new Set(['daily_not_finished', 'no_such_day']); // said on the boards screen
 const OPENING = ['take_seat', 'watch', 'create_room', 'resume', 'new_game', 'daily_start'];
-const SCREENS = ['hello', 'lobby', 'table', 'tournament', 'boards', 'profile', 'review'];
+const SCREENS = ['hello', 'lobby', 'table', 'tournament', 'boards', 'profile', 'review', 'scoresheet'];
 const KEEPS_TABLE = new Set(['table', 'review', 'profile']); // screens a finished table waits behind
 const TOAST_KINDS = new Set(['roem', 'stuk', 'nat', 'pit']);
 const TRICK_HOLD = 1.6; // seconds a taken trick stays on the table
@@ -84,6 +88,9 @@ const app = {
   reviewFrom: null, // {screen, roomId}: where the review was opened from
   rematches: new Map(), // finished room_id -> where its rematch stands (state.js applyRematch)
   rematchAsked: new Set(), // finished rooms this page asked a rematch of
+  sheet: newSheet(), // the score sheet shown (sheet.js)
+  pendingSheet: null, // a sheet's code from the page's address, opened once welcomed
+  online: false, // the connection is open
   pastRooms: new Map(), // room_id -> the summary of a finished table the page left (its names)
   ui: { lastTrickOpen: false, trickHold: null, toast: null },
   now: () => Date.now() / 1000,
@@ -108,6 +115,8 @@ function send(message) {
 
 function showStatus(state, detail = {}) {
   if (state !== 'open') app.welcomed = false;
+  app.online = state === 'open';
+  if (app.screen === 'scoresheet') render(); // the sheet says it is offline
   const el = $('#status');
   el.dataset.state = state;
   if (state === 'connecting') el.textContent = 'Connecting…';
@@ -166,6 +175,12 @@ function onWelcome(f) {
   if (app.review && app.review.pending !== null) {
     app.review = { ...app.review, pending: null };
     if (app.screen === 'review') askReviewDeal(app.review.deal);
+  }
+  if (app.pendingSheet) {
+    send(openMessage(app.pendingSheet));
+    app.pendingSheet = null;
+  } else if (app.screen === 'scoresheet' && app.sheet.code) {
+    send(openMessage(app.sheet.code)); // back online: the sheet as it stands now
   }
   if (app.screen === 'hello' || app.screen === 'boot') goScreen('lobby');
 }
@@ -246,6 +261,13 @@ function handleFrame(f, sent) {
       break;
     case 'rematch':
       onRematch(f);
+      break;
+    case 'sheet':
+      app.sheet = sheetSnapshot({ ...app.sheet, code: f.codes[f.role] }, f);
+      if (app.screen !== 'scoresheet') openSheet();
+      break;
+    case 'sheet_update':
+      app.sheet = sheetUpdate(app.sheet, f);
       break;
     default:
       break; // pong, record
@@ -403,6 +425,11 @@ function onError(f, sent) {
     app.profile = nicknameRefused(app.profile, f);
     return; // next to the nickname form
   }
+  if (sent?.type?.startsWith('sheet_') && sent.type !== 'sheet_create' && sent.type !== 'sheet_open') {
+    app.sheet = sheetRefused(app.sheet, f);
+    return; // the sheet says it, beside what was typed
+  }
+  if (sent?.type === 'sheet_open' && app.screen === 'scoresheet') goLobby();
   if (sent?.type === 'rating_board') app.boards = ratingRefused(app.boards);
   if (sent?.type === 'rematch') app.rematchAsked.delete(sent.room_id);
   if (sent?.type === 'daily_start' && code === 'daily_played') {
@@ -495,6 +522,7 @@ function openTournament(id) {
 
 function goLobby() {
   forgetFinished(app.current);
+  if (app.screen === 'scoresheet') leaveSheet();
   goScreen('lobby');
 }
 
@@ -522,6 +550,7 @@ function draw() {
     if (app.boards.view === 'rating') renderRating(app);
   } else if (app.screen === 'profile') renderProfile(app);
   else if (app.screen === 'review') renderReview(app);
+  else if (app.screen === 'scoresheet') renderSheet(app);
   const m = app.screen === 'table' ? app.rooms.get(app.current) : null;
   const myTurn = Boolean(m && m.legal.length && app.acted.get(m.roomId) !== m.version);
   const title = myTurn ? 'Your turn · Klaverjas' : 'Klaverjas';
@@ -786,6 +815,51 @@ function roomOf(el) {
   return el.closest('[data-room-id]')?.dataset.roomId || app.current;
 }
 
+// -- the score sheet ----------------------------------------------------------------------
+
+function openSheet() {
+  const code = app.sheet.code;
+  if (code) window.history.replaceState(null, '', `/?sheet=${encodeURIComponent(code)}`);
+  goScreen('scoresheet');
+}
+
+function leaveSheet() {
+  if (app.sheet.code) send({ type: 'sheet_leave', code: app.sheet.code });
+  app.sheet = newSheet();
+  window.history.replaceState(null, '', window.location.pathname);
+}
+
+function sendChange(kind, fields = {}) {
+  if (app.sheet.sent !== null) return; // one change at a time: the next is made on its result
+  const ref = send(changeMessage(app.sheet, kind, fields));
+  if (ref !== null) app.sheet = sheetSent(app.sheet, ref);
+  render();
+}
+
+function openEntry(dealId = null) {
+  app.sheet = sheetDraft(app.sheet, dealId);
+  fillEntry(app.sheet, dealId);
+  render();
+  setTimeout(() => $('#sheet-entry button[data-set^="playing"]')?.focus(), 0);
+}
+
+function onSheetClick(el) {
+  const d = el.dataset;
+  if (el.id === 'sheet-new-deal') openEntry();
+  else if (d.editDeal) openEntry(Number(d.editDeal));
+  else if (el.id === 'sheet-cancel') app.sheet = { ...app.sheet, draft: null, error: null };
+  else if (el.id === 'sheet-delete') sendChange('delete', { deal_id: app.sheet.draft.dealId });
+  else if (el.id === 'sheet-undo') sendChange('undo');
+  else if (el.id === 'sheet-redo') sendChange('redo');
+  else if (el.id === 'sheet-new-game') sendChange('new_game');
+  else if (el.id === 'sheet-continue') sendChange('continue');
+  else if (d.set !== undefined || d.roemAdd !== undefined || d.roemClear !== undefined) setEntry(d);
+  else if (d.sheetView) app.sheet = { ...app.sheet, view: d.sheetView };
+  else return false;
+  render();
+  return true;
+}
+
 function onClick(event) {
   const el = event.target.closest('button');
   if (!el || el.disabled) return;
@@ -793,6 +867,11 @@ function onClick(event) {
   if (el.closest('#hand, #bids, #claim')) app.ui.keyboard = event.detail === 0; // Enter/Space
   if (el.closest('#boards') && onBoardClick(el)) return;
   if (el.closest('#review') && onReviewClick(el)) return;
+  if (el.closest('#scoresheet') && onSheetClick(el)) return;
+  if (el.id === 'sheet-button') {
+    $('#sheet-new').showModal();
+    return;
+  }
   if (el.closest('#hand') && d.card) {
     act(d.card);
   } else if (el.id === 'new-game-button' || d.newGame !== undefined) {
@@ -1024,6 +1103,36 @@ function wireForms() {
     if (event.target === event.currentTarget) event.currentTarget.close();
   });
 
+  const sheetNew = $('#sheet-new-form');
+  sheetNew.querySelector('button[type=submit]').disabled = true;
+  catalogReady.then((catalog) => {
+    buildSheetForm(sheetNew);
+    buildRoemSteps(catalog.sheet.roem_steps);
+    sheetNew.querySelector('button[type=submit]').disabled = false;
+  });
+  sheetNew.elements.end.addEventListener('change', () => setEndLimits(sheetNew));
+  sheetNew.addEventListener('submit', (event) => {
+    event.preventDefault();
+    if (send(createSheetMessage(sheetNew)) !== null) $('#sheet-new').close();
+  });
+  const entry = $('#sheet-entry');
+  entry.addEventListener('input', syncEntry);
+  entry.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const values = Object.fromEntries(new FormData(entry));
+    if (values.playing === '') {
+      app.sheet = sheetRefused(app.sheet, { code: 'missing', message: 'Choose the team that played.' });
+    } else if (values.points === '') {
+      app.sheet = sheetRefused(app.sheet, { code: 'missing', message: 'Enter the card points of one team.' });
+    } else {
+      sendChange(values.dealId ? 'edit' : 'deal', dealFields(values));
+    }
+    render();
+  });
+  $('#scoresheet').addEventListener('change', (event) => {
+    if (event.target.id === 'sheet-dealer-select') sendChange('dealer', { seat: Number(event.target.value) });
+  });
+
   $('#board-date').addEventListener('change', (event) => {
     const day = event.target.value;
     if (isDay(day)) showDay(day);
@@ -1059,6 +1168,7 @@ function wireForms() {
 function start() {
   const params = new URLSearchParams(window.location.search);
   const invite = params.get('invite');
+  app.pendingSheet = params.get('sheet');
   if (invite) {
     app.pendingInvite = invite;
     window.history.replaceState(null, '', window.location.pathname);

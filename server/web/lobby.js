@@ -58,6 +58,15 @@ export function buildForm(form) {
   f.name.maxLength = catalog.room.name_length;
 }
 
+// The New score sheet form's choices and limits, from the catalog.
+export function buildSheetForm(form) {
+  const f = form.elements;
+  fillSelect(f.pit_bonus, catalog.options.pit_bonus.values, OPTION_WORDS.pit_bonus);
+  f.pit_bonus.value = catalog.options.pit_bonus.default;
+  for (const name of ['team0', 'team1', 'p0', 'p1', 'p2', 'p3']) f[name].maxLength = catalog.sheet.name_length;
+  setEndLimits(form);
+}
+
 // The level choice for the CPUs an owner adds to a table, from the catalog.
 export function buildCpuLevels(select) {
   fillSelect(select, catalog.cpu.levels, LEVEL_WORDS);

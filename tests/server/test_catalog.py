@@ -70,3 +70,21 @@ async def test_every_choice_offered_is_accepted_and_nothing_else(harness: Harnes
         assert (await create({}, move_seconds=value))["room"]["move_seconds"] == value
     for value in (seconds["min"] - 1, seconds["max"] + 1):
         assert (await create({}, move_seconds=value))["code"] == "invalid_field"
+
+
+@pytest.mark.sheet
+async def test_the_sheet_limits_offered_are_the_sheets(harness: Harness) -> None:
+    limits = (await get_rules(harness))["sheet"]
+    ann = await harness.client("ann")
+    longest = "x" * limits["name_length"]
+    made = await ann.request({"type": "sheet_create", "teams": [longest, "y"]}, "sheet")
+    assert made["sheet"]["teams"] == [longest, "y"]
+    too_long = await ann.request({"type": "sheet_create", "teams": [longest + "x", "y"]}, "error")
+    assert too_long["code"] == "bad_name"
+    code, top = made["codes"]["edit"], limits["max_roem"]
+    entry = {"type": "sheet_deal", "code": code, "playing": 0, "points": [100, None]}
+    over = await ann.request({**entry, "version": 1, "roem": [top + 10, 0]}, "error")
+    assert over["code"] == "invalid_deal"
+    at_most = await ann.request({**entry, "version": 1, "roem": [top, 0]}, "sheet_update")
+    assert at_most["sheet"]["game"]["deals"][0]["roem"] == [top, 0]
+    assert all(step % 10 == 0 for step in limits["roem_steps"])

@@ -1,0 +1,401 @@
+// The score sheet: a game played with real cards, kept on every phone at the table.
+//
+// `app.sheet` is the state, changed only by the pure reducers below (no DOM); `renderSheet`
+// draws the #scoresheet screen from it. The entry form (#sheet-entry) is plain HTML filled when a
+// deal is opened and read when it is saved, so what was typed survives every redraw, a
+// refusal and a dropped connection. The server scores every deal (the engine's scoring):
+// nothing here works out a score, a nat or a winner.
+
+import { $, h, patch, show } from './dom.js';
+
+const VIEWS = ['deals', 'chart', 'stats', 'changes', 'share'];
+
+export function newSheet() {
+  return {
+    code: null, // the code this page opened the sheet with (its link)
+    role: null, // 'edit' | 'view'
+    codes: {}, // the codes this page may show: view, and edit for editors
+    id: null,
+    version: 0,
+    sheet: null, // the server's summary (client_protocol.md §14)
+    history: [], // every change in words, oldest first
+    draft: null, // the deal being entered or corrected: {dealId (null: a new deal), version}
+    view: 'deals',
+    error: null, // the last refusal of a change of ours: {code, message}
+    sent: null, // the ref of our change on its way (its update, or its refusal, answers it)
+  };
+}
+
+// -- reducers --------------------------------------------------------------------------------
+
+export function sheetSnapshot(s, f) {
+  return {
+    ...s, id: f.sheet_id, version: f.version, role: f.role, codes: f.codes, sheet: f.sheet,
+    history: f.history, sent: null,
+  };
+}
+
+// Our change is on its way, made on the version shown.
+export function sheetSent(s, ref) {
+  return { ...s, sent: ref, error: null };
+}
+
+// A new version (an older one, trailing in after a snapshot, changes nothing).
+export function sheetUpdate(s, f) {
+  if (f.sheet_id !== s.id || f.version <= s.version) return s;
+  const history = f.history ?? [...s.history, f.change];
+  const ours = s.sent !== null && f.ref === s.sent;
+  return {
+    ...s, version: f.version, sheet: f.sheet, history,
+    sent: ours ? null : s.sent,
+    draft: ours ? null : s.draft, // our change went in: the form is done
+    error: ours ? null : s.error,
+  };
+}
+
+// A change of ours refused: said beside the form, which stays as typed; the form's next
+// save is made on the sheet now shown (its user has seen what changed).
+export function sheetRefused(s, error) {
+  const draft = s.draft && { ...s.draft, version: s.version };
+  return { ...s, sent: null, draft, error: { code: error.code, message: error.message } };
+}
+
+// A deal opened in the form (a new one: `dealId` null), on the version shown now.
+export function sheetDraft(s, dealId = null) {
+  return { ...s, draft: { dealId, version: s.version }, error: null };
+}
+
+export function openMessage(code) {
+  return { type: 'sheet_open', code };
+}
+
+// A change, made on the version shown (a deal from the form: on the version it was opened
+// on, so that a deal another phone entered meanwhile is refused, not entered twice).
+export function changeMessage(s, kind, fields = {}) {
+  const version = (kind === 'deal' || kind === 'edit') && s.draft ? s.draft.version : s.version;
+  return { type: `sheet_${kind}`, code: s.code, version, ...fields };
+}
+
+// A deal as the form says it: the team whose points were typed, and the other left to the
+// server (162 minus them); pit: the team that took every trick.
+export function dealFields(form) {
+  const side = Number(form.side);
+  const points = [null, null];
+  points[side] = form.points === '' ? null : Number(form.points);
+  const fields = {
+    playing: Number(form.playing),
+    points,
+    roem: [Number(form.roem0 || 0), Number(form.roem1 || 0)],
+    pit: form.pit === '' ? null : Number(form.pit),
+  };
+  if (form.dealId) fields.deal_id = Number(form.dealId);
+  return fields;
+}
+
+export function dealOf(s, dealId) {
+  return s.sheet?.game.deals.find((d) => d.id === dealId) ?? null;
+}
+
+// -- the entry form --------------------------------------------------------------------------
+
+// Open the form for a new deal, or filled with deal `dealId` to correct it.
+export function fillEntry(s, dealId = null) {
+  const form = $('#sheet-entry');
+  const deal = dealId === null ? null : dealOf(s, dealId);
+  const teams = s.sheet.teams;
+  form.elements.dealId.value = deal ? String(deal.id) : '';
+  form.elements.playing.value = deal ? String(deal.playing) : '';
+  form.elements.side.value = deal ? String(deal.playing) : '0';
+  form.elements.points.value = deal ? String(deal.points[deal.playing]) : '';
+  form.elements.roem0.value = deal ? String(deal.roem[0]) : '0';
+  form.elements.roem1.value = deal ? String(deal.roem[1]) : '0';
+  form.elements.pit.value = deal && deal.pit !== null ? String(deal.pit) : '';
+  for (const team of [0, 1]) {
+    for (const el of form.querySelectorAll(`[data-team-name="${team}"]`)) el.textContent = teams[team];
+  }
+  $('#sheet-entry-title').textContent = deal ? `Correct deal ${deal.number}` : `Deal ${s.sheet.game.deals.length + 1}`;
+  show($('#sheet-delete'), Boolean(deal));
+  syncEntry();
+}
+
+// The form's derived parts: the other team's points, the chosen buttons.
+export function syncEntry() {
+  const form = $('#sheet-entry');
+  const e = form.elements;
+  const side = Number(e.side.value);
+  const typed = e.points.value === '' ? null : Number(e.points.value);
+  const other = typed === null || Number.isNaN(typed) ? '–' : String(162 - typed);
+  $('#sheet-other-points').textContent = other;
+  $('#sheet-other-team').textContent = form.querySelector(`[data-team-name="${1 - side}"]`)?.textContent ?? '';
+  for (const b of form.querySelectorAll('[data-set]')) {
+    const [name, value] = b.dataset.set.split(':');
+    b.setAttribute('aria-pressed', String(e[name].value === value));
+  }
+}
+
+// A tap on the form: a choice (`data-set="name:value"`), roem added (`data-roem-add="team:n"`)
+// or cleared (`data-roem-clear="team"`). A pit is every trick: its team has 162 points.
+export function setEntry(d) {
+  const e = $('#sheet-entry').elements;
+  if (d.set !== undefined) {
+    const [name, value] = d.set.split(':');
+    e[name].value = value;
+    if (name === 'pit' && value !== '') {
+      e.side.value = value;
+      e.points.value = '162';
+    }
+  } else if (d.roemAdd !== undefined) {
+    const [team, add] = d.roemAdd.split(':').map(Number);
+    const field = e[`roem${team}`];
+    field.value = String((Number(field.value) || 0) + add);
+  } else {
+    e[`roem${d.roemClear}`].value = '0';
+  }
+  syncEntry();
+}
+
+// The quick roem buttons of each team, from the server's steps (stuk is 20 as well).
+export function buildRoemSteps(steps) {
+  for (const team of [0, 1]) {
+    const buttons = steps.map((n) => h('button', {
+      type: 'button', class: 'small', dataset: { roemAdd: `${team}:${n}` }, 'aria-label': `Add ${n} roem`,
+    }, `+${n}`));
+    buttons.push(h('button', {
+      type: 'button', class: 'small', dataset: { roemAdd: `${team}:20` }, 'aria-label': 'Add stuk (20)',
+    }, 'stuk'));
+    buttons.push(h('button', {
+      type: 'button', class: 'small ghost', dataset: { roemClear: String(team) }, 'aria-label': 'No roem',
+    }, '✕'));
+    $(`#sheet-entry [data-steps="${team}"]`).replaceChildren(...buttons);
+  }
+}
+
+// The sheet_create message from the New score sheet form.
+export function createSheetMessage(form) {
+  const f = form.elements;
+  const players = [0, 1, 2, 3].map((i) => f[`p${i}`].value.trim());
+  const message = {
+    type: 'sheet_create',
+    teams: [f.team0.value.trim(), f.team1.value.trim()],
+    first_dealer: Number(f.first_dealer.value),
+    pit_bonus: f.pit_bonus.value,
+    [f.end.value === 'deals' ? 'deals' : 'target']: Number(f.end_value.value),
+  };
+  if (players.some(Boolean)) message.players = players.map((p, i) => p || `Player ${i + 1}`);
+  return message;
+}
+
+// -- the screen -------------------------------------------------------------------------------
+
+export function renderSheet(app) {
+  const s = app.sheet;
+  const screen = $('#scoresheet');
+  const sheet = s.sheet;
+  screen.dataset.version = String(s.version);
+  screen.dataset.role = s.role ?? '';
+  show($('#sheet-offline'), !app.online);
+  if (!sheet) return;
+  const game = sheet.game;
+  const editor = s.role === 'edit';
+  patch($('#sheet-head'), head(sheet));
+  patch($('#sheet-turn'), turn(sheet, editor));
+  patch($('#sheet-end'), ending(sheet, editor));
+  show($('#sheet-end'), game.over || game.extra_deal);
+  const controls = $('#sheet-controls');
+  show(controls, editor);
+  $('#sheet-new-deal').disabled = game.over || s.draft !== null;
+  $('#sheet-undo').disabled = !sheet.undo;
+  $('#sheet-undo').title = sheet.undo ? `Undo: ${sheet.undo}` : 'Nothing to undo';
+  $('#sheet-redo').disabled = !sheet.redo;
+  $('#sheet-redo').title = sheet.redo ? `Redo: ${sheet.redo}` : 'Nothing to redo';
+  show($('#sheet-entry'), editor && s.draft !== null);
+  const error = $('#sheet-error');
+  error.textContent = s.error ? s.error.message : '';
+  error.dataset.code = s.error?.code ?? '';
+  show(error, Boolean(s.error));
+  for (const view of VIEWS) {
+    const tab = $(`#sheet-tab-${view}`);
+    tab.setAttribute('aria-selected', String(view === s.view));
+    tab.tabIndex = view === s.view ? 0 : -1;
+    show($(`#sheet-${view}`), view === s.view);
+  }
+  if (s.view === 'deals') patch($('#sheet-deals'), dealsTable(sheet, editor));
+  else if (s.view === 'chart') patch($('#sheet-chart'), chart(sheet));
+  else if (s.view === 'stats') patch($('#sheet-stats'), stats(sheet));
+  else if (s.view === 'changes') patch($('#sheet-changes'), changes(s.history));
+  else if (s.view === 'share') patch($('#sheet-share'), share(s));
+}
+
+function head(sheet) {
+  const game = sheet.game;
+  const goal = sheet.rules.end === 'target'
+    ? `to ${game.end_value}`
+    : `deal ${Math.min(game.deals.length + 1, game.end_value)} of ${game.end_value}`;
+  return [
+    h('div', { class: 'sheet-score', dataset: { key: 'score' } },
+      sheet.teams.map((name, team) => h('div', {
+        class: ['sheet-team', `team-${team}`, game.winner === team && 'won'],
+        dataset: { team, total: game.totals[team] },
+      }, h('span', { class: 'sheet-team-name' }, name), h('strong', { class: 'sheet-total' }, String(game.totals[team]))))),
+    h('p', { class: 'muted small sheet-goal', dataset: { key: 'goal' } },
+      `Game ${game.number} · ${game.over ? 'over' : goal}`,
+      sheet.games.length ? ` · ${gamesWon(sheet)}` : ''),
+  ];
+}
+
+function gamesWon(sheet) {
+  const won = [0, 0];
+  for (const g of sheet.games) if (g.winner !== null) won[g.winner] += 1;
+  return `games ${sheet.teams[0]} ${won[0]} – ${won[1]} ${sheet.teams[1]}`;
+}
+
+function turn(sheet, editor) {
+  const dealer = sheet.seats[sheet.dealer];
+  const leader = sheet.seats[sheet.leader];
+  return [
+    h('span', { id: 'sheet-dealer', dataset: { seat: sheet.dealer, key: 'dealer' } },
+      h('span', { class: 'muted' }, 'Deals: '), h('strong', {}, dealer)),
+    h('span', { id: 'sheet-leader', dataset: { seat: sheet.leader, key: 'leader' } },
+      h('span', { class: 'muted' }, 'Leads: '), h('strong', {}, leader)),
+    editor
+      ? h('label', { class: 'sheet-dealer-fix', dataset: { key: 'fix' } },
+        h('span', { class: 'sr-only' }, 'Correct who deals next'),
+        h('select', { id: 'sheet-dealer-select', 'aria-label': 'Who deals next' },
+          sheet.seats.map((name, seat) => h('option', { value: seat, selected: seat === sheet.dealer }, `${name} deals`))))
+      : null,
+  ];
+}
+
+function ending(sheet, editor) {
+  const game = sheet.game;
+  if (game.extra_deal) {
+    return [h('p', { dataset: { key: 'extra' } }, h('strong', {}, 'Equal totals: '), 'one more deal decides it.')];
+  }
+  if (!game.over) return [];
+  const winner = sheet.teams[game.winner];
+  return [
+    h('p', { id: 'sheet-winner', dataset: { winner: game.winner, key: 'winner' } },
+      h('strong', {}, `${winner} won`), ` ${Math.max(...game.totals)} to ${Math.min(...game.totals)}.`),
+    editor
+      ? h('div', { class: 'item-actions', dataset: { key: 'next' } },
+        h('button', { type: 'button', class: 'primary', id: 'sheet-new-game' }, 'New game, same names'),
+        h('button', { type: 'button', id: 'sheet-continue' },
+          sheet.rules.end === 'target' ? `Play on to ${game.end_value + sheet.rules.end_value}` : `Play ${sheet.rules.end_value} more deals`))
+      : null,
+  ];
+}
+
+function dealsTable(sheet, editor) {
+  const [a, b] = sheet.teams;
+  const deals = sheet.game.deals;
+  if (!deals.length) {
+    return [h('p', { class: 'muted', dataset: { key: 'empty' } },
+      editor ? 'No deals yet: after the first deal, tap “New deal”.' : 'No deals yet.')];
+  }
+  return [h('table', { class: 'sheet-table', dataset: { key: 'table' } },
+    h('caption', { class: 'sr-only' }, `The deals of game ${sheet.game.number}`),
+    h('thead', {}, h('tr', {},
+      h('th', { scope: 'col', class: 'num' }, '#'),
+      h('th', { scope: 'col', class: 'num' }, a),
+      h('th', { scope: 'col', class: 'num' }, b),
+      h('th', { scope: 'col' }, h('span', { class: 'sr-only' }, 'Marks')),
+      h('th', { scope: 'col', class: 'num' }, `Σ ${a}`),
+      h('th', { scope: 'col', class: 'num' }, `Σ ${b}`))),
+    h('tbody', {}, deals.map((d) => h('tr', {
+      dataset: { dealId: d.id, key: d.id, nat: d.nat, pit: d.pit ?? '' },
+      class: [d.nat && 'nat', d.pit !== null && 'pit'],
+    },
+    h('td', { class: 'num' },
+      editor
+        ? h('button', { type: 'button', class: 'link', dataset: { editDeal: d.id }, 'aria-label': `Correct deal ${d.number}` }, String(d.number))
+        : String(d.number)),
+    [0, 1].map((team) => h('td', {
+      class: ['num', 'score', d.playing === team && 'playing'], dataset: { team },
+      title: `${sheet.teams[team]}: ${d.points[team]} points + ${d.roem[team]} roem${d.playing === team ? ' (playing)' : ''}`,
+    }, String(d.score[team]), d.roem[team] ? h('small', { class: 'roem' }, ` +${d.roem[team]}`) : null)),
+    h('td', { class: 'marks' }, marks(sheet, d)),
+    h('td', { class: 'num total', dataset: { team: 0 } }, String(d.totals[0])),
+    h('td', { class: 'num total', dataset: { team: 1 } }, String(d.totals[1])))))),
+  h('p', { class: 'muted small', dataset: { key: 'legend' } },
+    'The playing team’s score is marked. Nat: the playing team did not score more than the others, so they get 162 and all the roem.')];
+}
+
+function marks(sheet, d) {
+  const out = [];
+  if (d.nat) out.push(h('span', { class: 'chip nat', title: `${sheet.teams[d.playing]} went nat` }, 'nat'));
+  if (d.pit !== null) out.push(h('span', { class: 'chip pit', title: `${sheet.teams[d.pit]} took every trick` }, 'pit'));
+  if (d.edited) out.push(h('span', { class: 'chip edited', title: `corrected by ${d.by}` }, '✎'));
+  return out;
+}
+
+// A line chart of the running totals (SVG, no library): x is the deal, y the points.
+export function chartPoints(sheet) {
+  const totals = [[0, 0], ...sheet.game.deals.map((d) => d.totals)];
+  return [0, 1].map((team) => totals.map((t) => t[team]));
+}
+
+function chart(sheet) {
+  const series = chartPoints(sheet);
+  const n = series[0].length - 1;
+  const top = Math.max(sheet.rules.end === 'target' ? sheet.game.end_value : 0, ...series[0], ...series[1], 1);
+  const W = 320; const H = 180; const pad = 24;
+  const x = (i) => pad + (n ? (i * (W - 2 * pad)) / n : 0);
+  const y = (v) => H - pad - (v * (H - 2 * pad)) / top;
+  const line = (values) => values.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(' ');
+  const target = sheet.rules.end === 'target'
+    ? h('line', { class: 'target', x1: pad, x2: W - pad, y1: y(sheet.game.end_value), y2: y(sheet.game.end_value) })
+    : null;
+  return [h('figure', { class: 'sheet-figure', dataset: { key: 'chart' } },
+    h('svg', {
+      id: 'sheet-chart-svg', viewBox: `0 0 ${W} ${H}`, role: 'img',
+      'aria-label': `Running totals after ${n} deals: ${sheet.teams[0]} ${series[0][n]}, ${sheet.teams[1]} ${series[1][n]}`,
+    },
+    h('line', { class: 'axis', x1: pad, x2: W - pad, y1: H - pad, y2: H - pad }),
+    target,
+    series.map((values, team) => h('polyline', {
+      class: `series team-${team}`, points: line(values), dataset: { team, totals: values.join(',') },
+    }))),
+    h('figcaption', { class: 'small' },
+      sheet.teams.map((name, team) => h('span', { class: `legend team-${team}` }, name)))) ];
+}
+
+function stats(sheet) {
+  return [h('table', { class: 'sheet-table stats', dataset: { key: 'stats' } },
+    h('thead', {}, h('tr', {}, h('th', {}, ''), sheet.teams.map((t) => h('th', { scope: 'col', class: 'num' }, t)))),
+    h('tbody', {}, [
+      ['Deals as playing team', 'playing'], ['Nat (as playing team)', 'nat'], ['Pits', 'pits'],
+      ['Roem', 'roem'], ['Points a deal', 'average'],
+    ].map(([label, key]) => h('tr', { dataset: { stat: key } },
+      h('th', { scope: 'row' }, label),
+      sheet.stats.map((st, team) => h('td', { class: 'num', dataset: { team } }, st[key] === null ? '–' : String(st[key])))))))];
+}
+
+function changes(history) {
+  if (!history.length) return [h('p', { class: 'muted', dataset: { key: 'empty' } }, 'No changes yet.')];
+  return [h('ol', { class: 'sheet-log', reversed: true, dataset: { key: 'log' } },
+    [...history].reverse().map((c) => h('li', { dataset: { version: c.version, kind: c.kind, key: c.version } },
+      h('span', {}, c.text), ' ', h('span', { class: 'muted small' }, `${c.by} · ${clock(c.at)}`))))];
+}
+
+function clock(at) {
+  return new Date(at * 1000).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+}
+
+export function sheetLink(code) {
+  return `${window.location.origin}/?sheet=${encodeURIComponent(code)}`;
+}
+
+function share(s) {
+  const rows = [];
+  if (s.codes.edit) rows.push(['edit', 'For the table (can enter and correct deals)', s.codes.edit]);
+  if (s.codes.view) rows.push(['view', 'For onlookers (can only watch)', s.codes.view]);
+  return [
+    h('ul', { class: 'list sheet-links', dataset: { key: 'links' } }, rows.map(([kind, label, code]) => h('li', { dataset: { link: kind } },
+      h('p', { class: 'small' }, label),
+      h('input', { readonly: true, value: sheetLink(code), 'aria-label': label }),
+      h('button', { type: 'button', class: 'small', dataset: { copy: sheetLink(code) } }, 'Copy link')))),
+    h('p', { class: 'item-actions', dataset: { key: 'export' } },
+      h('a', { id: 'sheet-csv', class: 'button small', href: `/sheets/${encodeURIComponent(s.code)}.csv`, download: 'klaverjas-sheet.csv' }, 'Download CSV'),
+      h('a', { id: 'sheet-print', class: 'button small', href: `/sheets/${encodeURIComponent(s.code)}/print`, target: '_blank', rel: 'noopener' }, 'Printable page')),
+  ];
+}
