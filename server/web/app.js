@@ -861,6 +861,11 @@ function onSheetClick(el) {
 }
 
 function onClick(event) {
+  const dealRow = event.target.closest('#sheet-deals tr[data-deal-id]');
+  if (dealRow && !event.target.closest('button') && app.sheet.role === 'edit') {
+    openEntry(Number(dealRow.dataset.dealId)); // tap a deal to correct it
+    return;
+  }
   const el = event.target.closest('button');
   if (!el || el.disabled) return;
   const d = el.dataset;

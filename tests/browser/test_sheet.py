@@ -227,8 +227,12 @@ async def test_a_refusal_keeps_what_was_typed_and_a_phone_catches_up(site: Site,
     await expect(a.locator("#sheet-winner")).to_have_attribute("data-winner", "1")
     await expect(a.locator("#sheet-new-deal")).to_be_disabled()
 
-    # bob's phone loses the network; ann starts a new game meanwhile; back online, bob's
-    # phone shows it without him doing anything
+    # bob taps deal 1 to correct it and types; then his phone loses the network; ann starts
+    # a new game meanwhile; back online, bob's phone shows it without him doing anything,
+    # and what he typed is still there
+    await b.locator("#sheet-deals tbody tr").first.locator("td.total").first.click()
+    await expect(b.locator("#sheet-entry-title")).to_have_text("Correct deal 1")
+    await b.locator("#sheet-points").fill("99")
     await relay.stop()
     await expect(b.locator("#status")).not_to_have_attribute("data-state", "open")
     await expect(b.locator("#sheet-offline")).to_be_visible()
@@ -239,6 +243,9 @@ async def test_a_refusal_keeps_what_was_typed_and_a_phone_catches_up(site: Site,
     await expect(b.locator("#sheet-head")).to_contain_text("Game 2")
     await expect(b.locator("#sheet-offline")).to_be_hidden()
     await expect_totals(b, [0, 0])
+    await expect(b.locator("#sheet-points")).to_have_value("99")
+    await b.locator("#sheet-entry").get_by_role("button", name="Save").click()
+    await expect(error).to_have_attribute("data-code", "stale_version")  # made on game 1
     await relay.stop()
     for tab in (ann, bob):
         tab.assert_clean()
