@@ -11,6 +11,7 @@ import random
 import sys
 import time
 from collections.abc import Iterable, Iterator
+from pathlib import Path
 from typing import IO
 
 from engine import Deal, Rules, Variant
@@ -18,6 +19,8 @@ from engine.errors import KlaverjasError
 from engine.playout import policy_playout, random_playout
 from engine.policies import POLICIES, policy
 from engine.record import analyze, deal_record
+
+from .errors import UsageError, positive, whole
 
 
 def selfplay(
@@ -40,17 +43,19 @@ def _teams(args: argparse.Namespace) -> tuple[str, str]:
         return args.policy, args.policy
     names = args.policies.split(",")
     if len(names) != 2 or any(name not in POLICIES for name in names):
-        raise SystemExit(f"--policies takes two of {', '.join(sorted(POLICIES))}, as A,B")
+        raise UsageError(f"--policies takes two of {', '.join(sorted(POLICIES))}, as A,B")
     return names[0], names[1]
 
 
 def cmd_selfplay(args: argparse.Namespace) -> int:
     rules = Rules(variant=Variant(args.variant))
     teams = _teams(args)
-    if args.budget is not None and args.budget < 1:
-        raise SystemExit("--budget must be at least 1")
     played = selfplay(args.deals, args.seed, rules, teams, args.budget)
     if args.out:
+        if args.out != "-" and not Path(args.out).parent.is_dir():
+            raise UsageError(
+                f"cannot write {args.out}: the folder {Path(args.out).parent} does not exist"
+            )
         with _open_out(args.out) as out:
             for deal in played:
                 out.write(json.dumps(deal_record(deal), separators=(",", ":")) + "\n")
@@ -65,7 +70,7 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
         roem += sum(deal.roem)
         margin += result.score[0] - result.score[1]
     elapsed = time.perf_counter() - start
-    n = max(args.deals, 1)
+    n = args.deals
     print(f"deals          {args.deals}")
     print(f"deals/second   {args.deals / elapsed:,.0f}")
     print(f"nat            {100 * nat / n:.1f}%")
@@ -78,7 +83,17 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
 
 def cmd_analyze(args: argparse.Namespace) -> int:
     failed = False
-    source = sys.stdin if args.file == "-" else open(args.file, encoding="utf-8")  # noqa: SIM115
+    if args.file is None and sys.stdin.isatty():
+        raise UsageError(
+            "give a file of deal records (one JSON object a line), or - for standard input"
+        )
+    if args.file in (None, "-"):
+        source = sys.stdin
+    else:
+        try:
+            source = open(args.file, encoding="utf-8")  # noqa: SIM115
+        except OSError as err:
+            raise UsageError(f"cannot read {args.file}: {err.strerror.lower()}") from None
     with source:
         for answer in analyze_lines(source, args.solve):
             failed |= "error" in answer
@@ -118,18 +133,40 @@ class _open_out:
 
 
 def add_commands(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("selfplay", help="play deals with CPU policies in all four seats")
-    p.add_argument("--deals", type=int, required=True)
-    p.add_argument("--seed", type=int, required=True)
-    p.add_argument("--variant", choices=[v.value for v in Variant], default="amsterdam")
-    p.add_argument("--policy", choices=sorted(POLICIES), default="random")
+    p = sub.add_parser(
+        "selfplay", help="play deals with CPU players in all four seats",
+        description="Play deals with CPU players in all four seats and print how they went "
+        "(or write each deal's record).",
+    )  # fmt: skip
+    p.add_argument("--deals", type=positive, required=True, help="how many deals to play")
+    p.add_argument(
+        "--seed", type=whole, required=True, help="the deals' seed: the same seed, the same deals"
+    )
+    p.add_argument(
+        "--variant", choices=[v.value for v in Variant], default="amsterdam",
+        help="the rules of trumping (default amsterdam)",
+    )  # fmt: skip
+    p.add_argument(
+        "--policy", choices=sorted(POLICIES), default="random",
+        help="the CPU player in every seat (default random)",
+    )  # fmt: skip
     p.add_argument("--policies", metavar="A,B", help="team 0 (seats 0, 2) plays A, team 1 B")
-    p.add_argument("--budget", type=int, help="strong's budget: thousand solver nodes a decision")
-    p.add_argument("--out", help="write one JSON record per deal to FILE, or - for stdout")
+    p.add_argument(
+        "--budget", type=positive, help="strong's budget: thousands of solver nodes a decision"
+    )
+    p.add_argument(
+        "--out",
+        metavar="FILE",
+        help="write one JSON record per deal to FILE, or - for standard output",
+    )
     p.set_defaults(func=cmd_selfplay)
 
-    p = sub.add_parser("analyze", help="replay deal records: legal sets, tricks, result")
-    p.add_argument("file", nargs="?", default="-")
+    p = sub.add_parser(
+        "analyze", help="replay deal records: legal sets, tricks, result",
+        description="Replay deal records (one JSON object a line, as selfplay --out writes "
+        "them): each play's legal choices, the tricks and the result, or what is wrong.",
+    )  # fmt: skip
+    p.add_argument("file", nargs="?", help="the records, or - for standard input")
     p.add_argument(
         "--solve",
         action="store_true",

@@ -8,6 +8,8 @@ import json
 
 from server.tournament.state import FORMATS, REPEATS
 
+from .errors import UsageError, port
+
 
 def cmd_serve(args: argparse.Namespace) -> int:
     import asyncio
@@ -46,26 +48,49 @@ def cmd_serve(args: argparse.Namespace) -> int:
 def cmd_tournament_schedule(args: argparse.Namespace) -> int:
     import asyncio
     import time
+    from datetime import UTC, datetime
+    from pathlib import Path
 
     from server.config import Settings
     from server.store.factory import open_store
     from server.tournament.schedule import new_tournament, parse_time
 
     settings = Settings.from_env(db=args.db)
+    try:
+        start = parse_time(args.at)
+    except ValueError:
+        raise UsageError(
+            f"--at {args.at!r} is not a time: give it as ISO 8601, such as "
+            "2026-12-01T19:00:00+01:00 (without a zone: UTC)"
+        ) from None
+    now = time.time()
+    shown = datetime.fromtimestamp(start, UTC).strftime("%Y-%m-%d %H:%M UTC")
+    if start <= now:
+        raise UsageError(f"the start, {shown}, is in the past: a server would cancel it at once")
+    where = settings.database_url or str(Path(settings.db).resolve())
+    if not settings.database_url and not Path(settings.db).is_file():
+        raise UsageError(
+            f"no database at {where}: run this where the server runs, or name the server's "
+            "database with --db (or KLAVERJAS_DB)"
+        )
 
     async def run() -> str:
         store = open_store(settings)
         await store.open()
         try:
             tid, _ = await new_tournament(
-                store, args.format, parse_time(args.at), args.fill_with_cpu, False, args.repeat,
-                time.time(),
-            )  # fmt: skip
+                store, args.format, start, args.fill_with_cpu, False, args.repeat, now
+            )
         finally:
             await store.close()
         return tid
 
-    print(asyncio.run(run()))
+    tid = asyncio.run(run())
+    extras = [f"repeats {args.repeat}"] if args.repeat else []
+    if args.fill_with_cpu:
+        extras.append("CPUs fill the empty places")
+    more = f" ({'; '.join(extras)})" if extras else ""
+    print(f"scheduled {args.format} tournament {tid}: starts {shown}{more}, in {where}")
     return 0
 
 
@@ -77,20 +102,38 @@ def cmd_protocol_schema(args: argparse.Namespace) -> int:
 
 
 def add_commands(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("serve", help="run the server (SQLite and one process by default)")
+    p = sub.add_parser(
+        "serve", help="run the server (SQLite and one process by default)",
+        description="Run the server: websocket clients and the browser client at "
+        "http://HOST:PORT/ (http://127.0.0.1:8765/ by default). Settings come from "
+        "KLAVERJAS_* environment variables (see the README); these flags override them.",
+    )  # fmt: skip
     p.add_argument("--host", help="address to listen on (KLAVERJAS_HOST, default 127.0.0.1)")
-    p.add_argument("--port", type=int, help="port (KLAVERJAS_PORT, default 8765)")
+    p.add_argument("--port", type=port, help="port (KLAVERJAS_PORT, default 8765; 0: any free)")
     p.add_argument("--db", help="SQLite file (KLAVERJAS_DB, default klaverjas.sqlite3)")
     p.set_defaults(func=cmd_serve)
 
-    p = sub.add_parser("tournament", help="tournaments")
-    tsub = p.add_subparsers(dest="action", required=True)
-    t = tsub.add_parser("schedule", help="schedule a tournament (a running server picks it up)")
-    t.add_argument("--format", choices=sorted(FORMATS), required=True)
-    t.add_argument("--at", required=True, help="start time, ISO 8601 (no zone: UTC)")
-    t.add_argument("--repeat", choices=sorted(REPEATS))
+    p = sub.add_parser("tournament", help="tournaments", description="Tournaments.")
+    tsub = p.add_subparsers(dest="action", required=True, metavar="ACTION")
+    t = tsub.add_parser(
+        "schedule", help="schedule a tournament (a running server picks it up)",
+        description="Schedule a tournament in the server's database; a running server "
+        "lists it within KLAVERJAS_TOURNAMENT_POLL seconds and starts it on time.",
+    )  # fmt: skip
+    t.add_argument(
+        "--format", choices=sorted(FORMATS), required=True,
+        help="classic: 16 players, 3 rounds; quick: 8 players, 2 rounds",
+    )  # fmt: skip
+    t.add_argument(
+        "--at", required=True, help="the start, ISO 8601, such as 2026-12-01T19:00:00+01:00 "
+        "(no zone: UTC); it must be in the future",
+    )  # fmt: skip
+    t.add_argument("--repeat", choices=sorted(REPEATS), help="schedule the next one each time")
     t.add_argument("--fill-with-cpu", action="store_true", help="CPUs fill empty places")
-    t.add_argument("--db", help="SQLite file (KLAVERJAS_DB)")
+    t.add_argument(
+        "--db", help="the server's SQLite file (KLAVERJAS_DB; default klaverjas.sqlite3 here); "
+        "with KLAVERJAS_DATABASE_URL, its PostgreSQL database",
+    )  # fmt: skip
     t.set_defaults(func=cmd_tournament_schedule)
 
     p = sub.add_parser("protocol-schema", help="print the JSON Schema of the wire protocol")

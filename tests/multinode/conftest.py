@@ -36,6 +36,7 @@ import asyncpg
 import pytest
 import redis.asyncio as aioredis
 
+from tests.commands import scheduled_id
 from tests.postgres import PG_URL, Proxy, fresh_schema, pg_connect
 
 if TYPE_CHECKING:
@@ -369,7 +370,7 @@ class Cluster:
                 process.kill()
                 await process.wait()
         assert process.returncode == 0, f"tournament schedule failed: {err.decode()}"
-        tid = out.decode().strip()
+        tid = scheduled_id(out.decode())
         self.note(f"scheduled {fmt} tournament {tid} at {at.isoformat()}")
         return tid
 

@@ -34,6 +34,7 @@ from websockets.exceptions import ConnectionClosed
 from client import GameClient
 from server.daily.days import day_of
 from server.protocol import MAX_FRAME
+from tests.commands import scheduled_id
 from tests.multinode.conftest import REDIS_URL, Cluster, http_get, redis_ping, redis_purge
 from tests.postgres import Proxy, fresh_schema, pg_connect
 from tests.server.bots_hold import hold
@@ -1000,7 +1001,7 @@ async def scheduled_from_the_command_line(h: Harness) -> str:
     )  # fmt: skip
     out, err = await asyncio.wait_for(process.communicate(), timeout=30)
     assert process.returncode == 0, err.decode()
-    return out.decode().strip()
+    return scheduled_id(out.decode())
 
 
 @provokes("tournament_full")

@@ -19,6 +19,7 @@ import pytest
 
 from client import GameClient
 from server.tournament.schedule import parse_time
+from tests.commands import scheduled_id
 from tests.server.conftest import SQLITE_ONLY, Harness, room_now, settle, sync
 from tests.tournament.conftest import (
     Bots,
@@ -541,8 +542,8 @@ async def test_a_tournament_scheduled_from_the_command_line_is_listed(harness: H
     )  # fmt: skip
     out, err = await asyncio.wait_for(process.communicate(), timeout=20)
     assert process.returncode == 0, err.decode()
-    tid = out.decode().strip()
-    assert tid and len(tid.split()) == 1, out
+    tid = scheduled_id(out.decode())
+    assert "starts 2030-01-01 10:00 UTC (CPUs fill the empty places)" in out.decode(), out
     frame = await lobby.next("lobby_tournament", timeout=10)  # the poller found it
     listed = frame["tournament"]
     assert listed["id"] == tid and listed["status"] == "scheduled"

@@ -1,0 +1,83 @@
+"""The server's commands run as processes: ``klaverjas tournament schedule`` says what it
+scheduled and where, and refuses a start in the past, a time it cannot read, or a database
+that is not there (it never makes one the server would not see); ``serve`` refuses a bad
+port.  Each mistake is one line and exit code 2."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from server.config import Settings
+from server.store.factory import open_store
+from tests.commands import scheduled_id
+from tests.engine.helpers import ROOT
+from tests.engine.test_cli import one_line_error
+
+pytestmark = pytest.mark.server
+
+
+def klaverjas_in(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("KLAVERJAS_")}
+    env["PYTHONPATH"] = str(ROOT)
+    return subprocess.run(
+        [sys.executable, "-m", "commands", *args], cwd=cwd, env=env, capture_output=True,
+        text=True, timeout=60,
+    )  # fmt: skip
+
+
+@pytest.fixture
+async def server_db(tmp_path: Path) -> Path:
+    """A server's SQLite database (made as the server makes it: migrations applied)."""
+    path = tmp_path / "server" / "klaverjas.sqlite3"
+    path.parent.mkdir()
+    store = open_store(Settings(db=str(path)))
+    await store.open()
+    await store.close()
+    return path
+
+
+SCHEDULE = ("tournament", "schedule", "--format", "quick")
+
+
+async def test_schedule_says_what_and_where(server_db: Path) -> None:
+    done = klaverjas_in(server_db.parent, *SCHEDULE, "--at", "2031-05-01T19:00:00+02:00",
+                        "--repeat", "daily", "--fill-with-cpu")  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    tid = scheduled_id(done.stdout)
+    assert done.stdout == (
+        f"scheduled quick tournament {tid}: starts 2031-05-01 17:00 UTC (repeats daily; CPUs "
+        f"fill the empty places), in {server_db}\n"
+    )
+    store = open_store(Settings(db=str(server_db)))
+    await store.open()
+    try:
+        row = await store.tournament(tid)
+    finally:
+        await store.close()
+    assert row is not None and row.status == "scheduled" and row.format == "quick"
+
+
+@pytest.mark.parametrize(
+    ("at", "words"),
+    [
+        ("tomorrow", ["--at 'tomorrow' is not a time", "ISO 8601"]),
+        ("2020-01-01T10:00:00", ["2020-01-01 10:00 UTC, is in the past"]),
+    ],
+)
+async def test_schedule_refuses_a_time_it_cannot_use(server_db: Path, at: str, words) -> None:
+    one_line_error(klaverjas_in(server_db.parent, *SCHEDULE, "--at", at), *words)
+
+
+def test_schedule_elsewhere_makes_no_database_the_server_would_not_see(tmp_path: Path) -> None:
+    done = klaverjas_in(tmp_path, *SCHEDULE, "--at", "2031-01-01T10:00:00")
+    one_line_error(done, f"no database at {tmp_path / 'klaverjas.sqlite3'}", "--db")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_serve_refuses_a_port_that_is_none(tmp_path: Path) -> None:
+    one_line_error(klaverjas_in(tmp_path, "serve", "--port", "99999"), "0 to 65535, not 99999")
