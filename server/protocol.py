@@ -465,6 +465,10 @@ class Snapshot(_Msg):
     invite_code: str | None = Field(None, description="To seated players and the owner.")
     view: dict[str, Any] | None
     deadline: float | None
+    chat: list[dict[str, Any]] = Field(description="The room's last chat lines, oldest first.")
+    recent: list[dict[str, Any]] = Field(
+        description="The updates of the current deal so far, as this seat saw them."
+    )
 
 
 class Update(_Msg):

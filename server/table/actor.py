@@ -18,11 +18,11 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from engine.events import DealEnded as DealEndedEvent
-from engine.events import Event
+from engine.events import DealStarted, Event
 from engine.views import project, view
 
 from ..actor import Actor
@@ -58,6 +58,7 @@ class Step:
 
 
 SUMMARY_CHANGES = frozenset({"created", "seat", "ready", "start", "away", "closed"})
+CHAT_KEPT = 30  # chat lines a room keeps for the snapshot of a (re)joining member
 
 
 @dataclass(slots=True, eq=False)
@@ -79,6 +80,7 @@ class RoomActor(Actor):
         self.ports = ports
         self.members: dict[Peer, int | None] = {}
         self.history: deque[Step] = deque(maxlen=ports.settings.history)
+        self.chat_lines: deque[dict[str, Any]] = deque(maxlen=CHAT_KEPT)  # in memory only
         self.deadline_wall: float | None = None
         self.pending: Pending | None = None  # the decision being searched
 
@@ -335,7 +337,23 @@ class RoomActor(Actor):
             "invite_code": room.invite_code if insider else None,
             "view": view(room.match, seat).to_dict() if room.match else None,
             "deadline": self.deadline_wall,
+            "chat": list(self.chat_lines),
+            "recent": self._recent(seat),
         }
+
+    def _recent(self, seat: int | None) -> list[dict[str, Any]]:
+        """The updates of the current deal so far as ``seat`` saw them (what table talk is
+        made of), as far back as the history goes."""
+        steps = list(self.history)
+        for first in range(len(steps) - 1, -1, -1):
+            events = steps[first].events
+            starts = [i for i, event in enumerate(events) if isinstance(event, DealStarted)]
+            if starts:  # from the deal's start (not the last card of the deal before it)
+                steps[first] = replace(steps[first], events=events[starts[-1] :])
+                break
+        else:
+            first = 0
+        return [self._update(step, seat, current=False) for step in steps[first:]]
 
     # -- membership ----------------------------------------------------------------------
 
@@ -440,6 +458,7 @@ class RoomActor(Actor):
             "text": text,
             "at": self.clock.wall(),
         }
+        self.chat_lines.append(message)
         for member in list(self.members):
             member.send(message)
 

@@ -4,13 +4,15 @@ seats and readiness, spectators and chat, match records over websockets and HTTP
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from client import GameClient
 from engine import Match
-from tests.server.conftest import Harness, play_until, sync
+from server.table.actor import CHAT_KEPT
+from tests.server.conftest import Harness, play_until, running_harness, sync
 
 pytestmark = pytest.mark.server
 
@@ -432,3 +434,57 @@ async def test_an_id_of_the_wrong_kind_names_nothing(harness: Harness) -> None:
         reply = await ann.request({**message, "ref": "k"}, "error")
         assert (reply["code"], reply["ref"]) == (code, "k"), reply
     assert ann.ws.close_code is None
+
+
+async def test_a_snapshot_brings_the_deals_table_talk_and_the_chat(
+    tmp_path: Path, database: str
+) -> None:
+    """A player who reloads (a fresh connection, ``resume`` from 0) gets the room's last
+    chat lines and the updates of the deal so far with the snapshot, as their seat saw
+    them: what table talk and the chat are made of."""
+    async with running_harness(tmp_path, database, chat_burst=100) as harness:
+        await snapshot_talk(harness)
+
+
+async def snapshot_talk(harness: Harness) -> None:
+    room_id, players = await harness.table("a", "b", "c", "d", rules={"deals": 2})
+    table = players[0].tables[room_id]
+    dealt = sorted(table.hand)
+    for n in range(CHAT_KEPT + 2):  # more than a room keeps
+        await players[n % 2].send({"type": "chat", "room_id": room_id, "text": f"line {n}"})
+    await play_until(players, room_id, lambda: len(table.trick) == 2)
+    for player in players:
+        await sync(player)
+
+    async def reloaded() -> dict[str, Any]:
+        again = await harness.client(token=players[0].token)
+        reply = {"type": "resume", "room_id": room_id, "version": 0}
+        return await again.request(reply, "snapshot")
+
+    snap = await reloaded()
+    assert [c["text"] for c in snap["chat"]] == [f"line {n}" for n in range(2, CHAT_KEPT + 2)]
+    assert all(c["type"] == "chat" and c["room_id"] == room_id for c in snap["chat"])
+    recent = snap["recent"]
+    versions = [u["version"] for u in recent]
+    assert versions == list(range(versions[0], snap["version"] + 1))
+    start = recent[0]["events"][0]
+    assert (start["type"], sorted(start["hand"]), start["number"]) == ("deal_started", dealt, 0)
+    played = [e["card"] for u in recent for e in u["events"] if e["type"] == "card_played"]
+    assert played == table.trick and all("legal" not in u for u in recent)
+    # a spectator: the same updates, no hand
+    watcher = await harness.client("w")
+    watched = await watcher.request({"type": "watch", "room_id": room_id}, "snapshot")
+    assert [u["version"] for u in watched["recent"]] == versions
+    assert watched["recent"][0]["events"][0]["hand"] == []
+    # in the next deal, the snapshot starts at that deal's start: the last card of the
+    # deal before (in the same update) is not in it
+    await play_until(players, room_id, lambda: len(table.hand) == 8 and table.turn is not None
+                     and table.version > snap["version"] + 8)  # fmt: skip
+    await play_until(players, room_id, lambda: len(table.trick) == 1)
+    snap = await reloaded()
+    first = snap["recent"][0]["events"]
+    assert first[0]["type"] == "deal_started" and first[0]["number"] == 1
+    assert sorted(first[0]["hand"]) == sorted(snap["view"]["hand"] + [
+        e["card"] for u in snap["recent"] for e in u["events"]
+        if e["type"] == "card_played" and e["seat"] == 0
+    ])  # fmt: skip
