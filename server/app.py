@@ -54,7 +54,7 @@ class Server:
         self.store = store = store if store is not None else open_store(settings)
         self.clock = clock = clock or RealClock()
         self.metrics = Metrics()
-        self.lobby = Lobby()
+        self.lobby = Lobby(clock.now)
         self.events = Events()
         self.identity = Identity(store, {}, clock.wall)
         self.cluster: ClusterRouter | None = None

@@ -27,6 +27,8 @@ class Settings:
     lease_seconds: float = 5.0  # a dead node's tables are taken over after at most this
     cpu_delay: float = 0.6  # seconds a CPU player waits before acting
     away_after: int = 2  # timeouts in a row that mark a seat away
+    deal_pause: float = 8.0  # seconds between deals for the players to see the result; 0: none
+    abandon_after: float = 120.0  # seconds an open room's seated players may all be gone
     history: int = 40  # updates kept per room for resume (a deal: 32 cards and the trump)
     outbox: int = 256  # frames queued per connection before it is dropped
     rate: float = 20.0  # messages per second a connection may send

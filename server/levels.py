@@ -24,4 +24,9 @@ NAMES = (
 
 def cpu_name(seed: int, seat: int, level: str) -> str:
     """The nickname of the CPU in ``seat`` of the room with ``seed``: "Anna (CPU, strong)"."""
-    return f"{NAMES[(seed + seat) % len(NAMES)]} (CPU, {level})"
+    return numbered_cpu(seed + seat, level)
+
+
+def numbered_cpu(number: int, level: str = TAKEOVER_LEVEL) -> str:
+    """The nickname of a CPU known by a number (a tournament's ``number``-th CPU entrant)."""
+    return f"{NAMES[number % len(NAMES)]} (CPU, {level})"

@@ -137,6 +137,13 @@ class Back(_Msg):
     room_id: RoomId
 
 
+class Continue(_Msg):
+    """Between two deals: you have seen the last deal's result."""
+
+    type: Literal["continue"]
+    room_id: RoomId
+
+
 class Resume(_Msg):
     type: Literal["resume"]
     room_id: RoomId
@@ -353,7 +360,8 @@ SHEET_CHANGES = (
 )  # fmt: skip
 CLIENT_MODELS: tuple[type[_Msg], ...] = (
     Hello, Ping, LobbySubscribe, LobbyUnsubscribe, CreateRoom, TakeSeat, LeaveRoom, AddCpu,
-    RemoveSeat, Ready, Watch, Act, Back, Resume, Chat, Hint, GetRecord, SetNickname, NewGame,
+    RemoveSeat, Ready, Watch, Act, Back, Continue, Resume, Chat, Hint, GetRecord, SetNickname,
+    NewGame,
     DailyStart, DailyBoard, DailyAlltime, Review, Rematch, TournamentRegister,
     TournamentUnregister, TournamentLeave, TournamentWatch, GetProfile, RatingBoard,
     SheetCreate, SheetOpen, SheetLeave, *SHEET_CHANGES,

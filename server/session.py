@@ -29,7 +29,7 @@ from .table.rooms import Rooms
 
 ROOM_COMMANDS = (
     p.TakeSeat, p.Watch, p.Resume, p.LeaveRoom, p.AddCpu, p.RemoveSeat, p.Ready, p.Act, p.Back,
-    p.Chat, p.Hint,
+    p.Continue, p.Chat, p.Hint,
 )  # fmt: skip
 TOURNAMENT_COMMANDS = (
     p.TournamentRegister, p.TournamentUnregister, p.TournamentLeave, p.TournamentWatch

@@ -6,20 +6,27 @@ In a cluster each node keeps one of these, fed with every room's changes by the 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ..table.room import LIVE as LIVE_ROOM
+from ..tournament.state import FINISHED
 from ..tournament.state import LIVE as LIVE_TOURNAMENT
 
 if TYPE_CHECKING:
     from ..connection import Client
 
 
+FINISHED_KEPT = 2 * 3600.0  # seconds a finished tournament stays listed (with its places)
+
+
 class Directory:
-    def __init__(self) -> None:
+    def __init__(self, now: Callable[[], float]) -> None:
+        self.now = now  # the clock's monotonic seconds
         self.rooms: dict[str, dict[str, Any]] = {}  # listed: public, open or playing
         self.live: dict[str, dict[str, Any]] = {}  # every open or playing room
-        self.tournaments: dict[str, dict[str, Any]] = {}
+        self.tournaments: dict[str, dict[str, Any]] = {}  # upcoming, running, just finished
+        self.finished: dict[str, float] = {}  # finished tournament -> when we heard it
         self.subscribers: set[Client] = set()
         self.online = 0  # players connected, on every node
 
@@ -30,6 +37,7 @@ class Directory:
                 client.send({"type": "lobby_presence", "online": online})
 
     def snapshot(self) -> dict[str, Any]:
+        self._forget_finished()
         return {
             "type": "lobby",
             "rooms": list(self.rooms.values()),
@@ -72,14 +80,26 @@ class Directory:
         ]
 
     def update_tournament(self, summary: dict[str, Any]) -> None:
-        """Upcoming and running tournaments are listed; the others leave the list."""
-        tid = summary["id"]
-        if summary["status"] in LIVE_TOURNAMENT:
+        """Upcoming and running tournaments are listed, and a finished one for
+        :data:`FINISHED_KEPT` seconds (its places shown); the others leave the list."""
+        self._forget_finished()
+        tid, status = summary["id"], summary["status"]
+        if status in LIVE_TOURNAMENT or (status == FINISHED and tid in self.tournaments):
+            if status == FINISHED:
+                self.finished.setdefault(tid, self.now())
             self.tournaments[tid] = summary
-            message: dict[str, Any] = {"type": "lobby_tournament", "tournament": summary}
+            self._tell({"type": "lobby_tournament", "tournament": summary})
         elif self.tournaments.pop(tid, None) is not None:
-            message = {"type": "lobby_tournament_gone", "tournament_id": tid}
-        else:
-            return
+            self._tell({"type": "lobby_tournament_gone", "tournament_id": tid})
+
+    def _forget_finished(self) -> None:
+        """Tournaments finished long enough ago leave the list."""
+        for tid, at in list(self.finished.items()):
+            if self.now() - at >= FINISHED_KEPT:
+                del self.finished[tid]
+                if self.tournaments.pop(tid, None) is not None:
+                    self._tell({"type": "lobby_tournament_gone", "tournament_id": tid})
+
+    def _tell(self, message: dict[str, Any]) -> None:
         for client in list(self.subscribers):
             client.send(message)

@@ -8,6 +8,7 @@ their tournaments wherever they are connected.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ..events import Events, RoomChanged, TournamentChanged
@@ -29,8 +30,8 @@ class Relay(Protocol):
 
 
 class Lobby:
-    def __init__(self) -> None:
-        self.directory = Directory()
+    def __init__(self, now: Callable[[], float]) -> None:
+        self.directory = Directory(now)
         self.sessions: dict[str, set[Client]] = {}  # player id -> its connections here
         self.relay: Relay | None = None  # set when this process is one node of a cluster
 

@@ -34,7 +34,7 @@ from ..peer import encode
 from ..players.stats import SeatStats, seat_stats
 from ..router import ROOM
 from .entries import Acted, Entry
-from .room import FINISHED, Decision, Room, RoomError
+from .room import FINISHED, OPEN, Decision, Room, RoomError
 
 if TYPE_CHECKING:
     from ..peer import Peer
@@ -57,7 +57,9 @@ class Step:
     summary: dict[str, Any] | None
 
 
-SUMMARY_CHANGES = frozenset({"created", "seat", "ready", "start", "away", "closed"})
+SUMMARY_CHANGES = frozenset(
+    {"created", "seat", "ready", "start", "away", "closed", "seen", "resumed"}
+)
 CHAT_KEPT = 30  # chat lines a room keeps for the snapshot of a (re)joining member
 
 
@@ -81,7 +83,9 @@ class RoomActor(Actor):
         self.members: dict[Peer, int | None] = {}
         self.history: deque[Step] = deque(maxlen=ports.settings.history)
         self.chat_lines: deque[dict[str, Any]] = deque(maxlen=CHAT_KEPT)  # in memory only
-        self.deadline_wall: float | None = None
+        self.deadline_wall: float | None = None  # a decision's, shown to the players
+        self.pause_until: float | None = None  # the pause between deals ends then (wall)
+        self.alone_since: float | None = None  # open, and none of its players connected
         self.pending: Pending | None = None  # the decision being searched
 
     @property
@@ -115,9 +119,21 @@ class RoomActor(Actor):
 
     def _schedule(self, retry: bool = False) -> None:
         """Set the deadline of the decision now due (none outside a running match); a
-        search for an earlier version is dropped."""
+        search for an earlier version is dropped.  An open room's deadline is its closing
+        time while nobody seated in it is connected."""
         if self.pending is not None and self.pending.decision.version != self.room.version:
             self._drop_pending()
+        if self.room.status == OPEN:
+            self._watch_seats()
+            return
+        if self.room.waiting is not None:  # between deals: the pause's own time
+            if self.pause_until is None:
+                pause = self.ports.settings.deal_pause
+                self.deadline = self.clock.now() + pause
+                self.pause_until = self.clock.wall() + pause
+            self.deadline_wall = None
+            return
+        self.pause_until = None
         due = self.room.waiting_on()
         if due is None:
             self.deadline = self.deadline_wall = None
@@ -130,7 +146,15 @@ class RoomActor(Actor):
         self.deadline_wall = None if automatic else self.clock.wall() + wait
 
     async def on_deadline(self) -> None:
-        """The deadline passed: commit the decision due once its answer is in."""
+        """The deadline passed: an open room nobody seated comes back to closes, the pause
+        between deals is over, or commit the decision due once its answer is in."""
+        if self.room.status == OPEN:
+            if self._unattended():
+                await self.commit_all(self.room.abandon())
+            return
+        if self.room.waiting is not None:
+            await self.commit_all(self.room.end_pause())
+            return
         pending = self._ask()
         if pending is None:
             return
@@ -198,15 +222,15 @@ class RoomActor(Actor):
         room, ports = self.room, self.ports
         version = room.version + 1
         await ports.journal.append(room.id, version, entry.to_dict(), self.epoch)
-        status, turn = room.status, room.turn
+        status, turn, waiting = room.status, room.turn, room.waiting
         events = room.apply(entry)
         ended = room.status == FINISHED and status != FINISHED
         if ended:  # durable, and heard by its subscribers, before anyone hears it ended
             await self._save_record()
             await self._publish_ending(events)
-        if entry.tag in ("act", "start", "away", "seat") or room.turn != turn:
+        if entry.tag in ("act", "start", "away", "seat", "resumed") or room.turn != turn:
             self._schedule()  # a new decision (or a seat became automatic): a new deadline
-        changed = status != room.status or entry.tag in SUMMARY_CHANGES
+        changed = status != room.status or entry.tag in SUMMARY_CHANGES or waiting != room.waiting
         summary = self.summary() if changed else None
         step = Step(
             version, entry.tag, getattr(entry, "seat", None), getattr(entry, "by", None),
@@ -320,7 +344,10 @@ class RoomActor(Actor):
         return message
 
     def summary(self) -> dict[str, Any]:
-        return self.room.summary(self.ports.names)  # type: ignore[arg-type]
+        summary = self.room.summary(self.ports.names)  # type: ignore[arg-type]
+        if summary["pause"] is not None:
+            summary["pause"]["until"] = self.pause_until
+        return summary
 
     async def relist(self) -> None:
         await self.ports.events.publish(RoomChanged(self.summary()))
@@ -357,10 +384,30 @@ class RoomActor(Actor):
 
     # -- membership ----------------------------------------------------------------------
 
+    def _unattended(self) -> bool:
+        """An open room none of whose seated players is connected to it (or, with nobody
+        seated, that nobody is connected to)."""
+        seated = {s.player for s in self.room.seats if s.player is not None}
+        if not seated:
+            return not self.members
+        return not any(m.player_id in seated for m in self.members)
+
+    def _watch_seats(self) -> None:
+        """An open room: closing time while it is unattended (counted from when its last
+        seated player went), else no deadline."""
+        if not self._unattended():
+            self.alone_since = self.deadline = None
+            return
+        if self.alone_since is None:
+            self.alone_since = self.clock.now()
+        self.deadline = self.alone_since + self.ports.settings.abandon_after
+
     def attach(self, peer: Peer, seat: int | None, since: int | None = None) -> None:
         """Add a member and bring it up to date: missed updates, or a snapshot."""
         self.members[peer] = seat
         peer.follow(self)
+        if self.room.status == OPEN:
+            self._watch_seats()
         oldest = self.history[0].version if self.history else self.room.version + 1
         if since is not None and oldest - 1 <= since <= self.room.version:
             for step in self.history:
@@ -375,6 +422,13 @@ class RoomActor(Actor):
     def detach(self, peer: Peer) -> None:
         self.members.pop(peer, None)
         peer.left(self.room.id)
+        if self.room.status == OPEN and self._unattended():
+            self.alone_since = self.alone_since or self.clock.now()  # from this very moment
+            self.tell(self._rewatch)  # (often called from outside: the actor sets its timer)
+
+    async def _rewatch(self) -> None:
+        if self.room.status == OPEN:
+            self._watch_seats()
 
     def _member(self, peer: Peer) -> None:
         """``peer`` must follow this room; one whose room just moved here (its re-attachment
@@ -397,7 +451,13 @@ class RoomActor(Actor):
     # -- commands (run inside the actor via ``call``) -----------------------------------
 
     async def take_seat(self, peer: Peer, seat: int) -> None:
-        await self.commit_all(self.room.take_seat(peer.player_id, seat))
+        player = peer.player_id
+        moved = self.room.seat_of(player)
+        await self.commit_all(self.room.take_seat(player, seat))
+        if moved is not None:  # the player's other connections see from the new seat too
+            for member, member_seat in list(self.members.items()):
+                if member is not peer and member.player_id == player and member_seat == moved:
+                    self.attach(member, seat)
         self.attach(peer, seat)
 
     async def watch(self, peer: Peer) -> None:
@@ -440,6 +500,10 @@ class RoomActor(Actor):
     async def back(self, peer: Peer) -> None:
         self._member(peer)
         await self.commit_all(self.room.back(peer.player_id))
+
+    async def continue_(self, peer: Peer) -> None:
+        self._member(peer)
+        await self.commit_all(self.room.continue_(peer.player_id))
 
     async def hint(self, peer: Peer) -> tuple[Decision, asyncio.Future[dict[str, Any]]]:
         """The search for ``peer``'s hint, started here and awaited by the caller (never

@@ -1,9 +1,10 @@
 """A room's durable log entries: small frozen values, stored as JSON objects ``{"t": tag}``.
 
 ``created`` opens every log; ``seat`` (a player, a CPU, or nobody takes a seat), ``ready``,
-``start``, ``act`` (by ``player``, ``timeout`` or ``cpu``), ``away`` (or back) and
-``closed`` follow.  :func:`decode` reads what :meth:`to_dict` wrote, and logs written
-before the entries were typed, or before CPUs had levels (their CPUs played ``heuristic``).
+``start``, ``act`` (by ``player``, ``timeout`` or ``cpu``), ``away`` (or back), ``seen`` and
+``resumed`` (the pause between two deals) and ``closed`` follow.  :func:`decode` reads what
+:meth:`to_dict` wrote, and logs written before the entries were typed, or before CPUs had
+levels (their CPUs played ``heuristic``).
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ class Created:
     mode: str = CASUAL  # casual, solo (one player and three CPUs) or daily
     day: str | None = None  # a daily game's day
     rated: bool = False  # its matches change ratings (when four humans start them)
+    cpu_names: tuple[str | None, ...] | None = None  # those CPUs' own names (a tournament's)
 
     def to_dict(self) -> dict[str, Any]:
         entry = {
@@ -51,6 +53,8 @@ class Created:
             entry["day"] = self.day
         if self.rated:
             entry["rated"] = True
+        if self.cpu_names is not None:
+            entry["cpu_names"] = list(self.cpu_names)
         return entry
 
     @classmethod
@@ -65,6 +69,7 @@ class Created:
             ),
             d.get("cpu_level", LEGACY_LEVEL), d.get("mode", CASUAL), d.get("day"),
             d.get("rated", False),  # logs before ratings: unrated
+            None if d.get("cpu_names") is None else tuple(d["cpu_names"]),
         )  # fmt: skip
 
 
@@ -136,8 +141,31 @@ class Closed:
         return {"t": self.tag}
 
 
-Entry = Created | Seated | Readied | Started | Acted | Away | Closed
-_SIMPLE: dict[str, Any] = {c.tag: c for c in (Seated, Readied, Started, Acted, Away, Closed)}
+@dataclass(frozen=True, slots=True)
+class Seen:
+    """Between two deals: ``seat``'s player has seen the last deal's result."""
+
+    tag: ClassVar[str] = "seen"
+    seat: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"t": self.tag, "seat": self.seat}
+
+
+@dataclass(frozen=True, slots=True)
+class Resumed:
+    """The pause between two deals is over (everyone has seen it, or its time ran out)."""
+
+    tag: ClassVar[str] = "resumed"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"t": self.tag}
+
+
+Entry = Created | Seated | Readied | Started | Acted | Away | Closed | Seen | Resumed
+_SIMPLE: dict[str, Any] = {
+    c.tag: c for c in (Seated, Readied, Started, Acted, Away, Closed, Seen, Resumed)
+}
 
 
 def decode(d: dict[str, Any]) -> Entry:

@@ -10,7 +10,8 @@ restart both go through ``apply``, so they cannot disagree.
 
 Transitions, in one table (command: entries written | refusals)::
 
-    take_seat(p, s)   Seated(s, p)                | room_started already_seated seat_taken
+    take_seat(p, s)   [Seated(old, None) +] Seated(s, p)  (a move, for one seated already)
+                                                  | room_started already_seated seat_taken
     leave(p)          Seated(s, None) [+ Closed]  | not_seated match_running
                       (Closed when it leaves an open room with no player seated)
     add_cpu(p, s, l)  Seated(s, cpu, l)           | not_owner room_started seat_taken
@@ -18,15 +19,26 @@ Transitions, in one table (command: entries written | refusals)::
                                                     cannot_remove_self
     ready(p, r)       Readied(s, r)               | room_started not_seated
     act(p, a, v)      [Away(s, False) +] Acted(s, a, player)
-                                                  | not_playing not_seated stale_version
-                                                    bad_notation + the engine's refusals
+                                                  | not_playing not_seated deal_pause
+                                                    stale_version bad_notation + the
+                                                    engine's refusals
+    continue_(p)      Seen(s) while the room pauses between deals and s has not seen
+                      the deal's result yet; else nothing | not_seated
+    end_pause()       Resumed() while the room pauses (its time ran out)
+    abandon()         Closed() while open (its seated players have all been gone a while)
     back(p)           Away(s, False) if away      | not_seated
     resume(p)         Away(s, False) if seated and away
     expire(d, a)      Acted(turn, a, cpu|timeout) [+ Away(turn, True) after `away_after`
                       timeouts in a row]; nothing once `d` is no longer the decision due
                                                   | the engine's refusals (`a` not legal)
     replace_with_cpu(p)  Seated(s, cpu, strong) if seated
-    follow_up()       Started once every seat is filled and every player ready
+    follow_up()       Started once every seat is filled and every player ready; Resumed
+                      once every player the pause waits for has seen the deal's result
+
+Between two deals (``pauses``, a setting), the room waits before the next deal's first
+decision (no decision is due: no timer, no CPU move) until every player seated, not away,
+has seen the last deal's result (``continue``) or the pause's time runs out (the actor's
+timer: ``end_pause``).
 
 Queries that say what to compute, outside the fold (a search runs in a worker process):
 ``decision_due()`` is the :class:`Decision` the server takes next (a CPU's move, an away
@@ -42,12 +54,25 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine import Action, KlaverjasError, Match, Rules
-from engine.events import Event
+from engine.events import DealEnded, Event
 from engine.views import View, view
 
 from ..errors import Refused
 from ..levels import DEFAULT_LEVEL, LEGACY_LEVEL, STRONG, TAKEOVER_LEVEL, cpu_name
-from .entries import CASUAL, DAILY, Acted, Away, Closed, Created, Entry, Readied, Seated, Started
+from .entries import (
+    CASUAL,
+    DAILY,
+    Acted,
+    Away,
+    Closed,
+    Created,
+    Entry,
+    Readied,
+    Resumed,
+    Seated,
+    Seen,
+    Started,
+)  # fmt: skip
 
 OPEN, PLAYING, FINISHED, CLOSED = "open", "playing", "finished", "closed"
 LIVE = frozenset({OPEN, PLAYING})  # a room that still has something to do
@@ -115,11 +140,16 @@ class Room:
     starters: tuple[str | None, ...] | None = None  # by seat at the start; None a CPU
     left_at: dict[int, int] = field(default_factory=dict)  # seat -> deals done when its
     # starter lost it to a CPU (a tournament player who left)
+    pauses: bool = False  # between deals, wait for the players (a setting, not logged)
+    cpu_names: tuple[str | None, ...] | None = None  # the CPUs seated when it was made
+    waiting: frozenset[int] | None = None  # pausing: the seats yet to see the last deal
 
     # -- construction ----------------------------------------------------------------
 
     @classmethod
-    def from_log(cls, room_id: str, entries: list[Entry], away_after: int = 2) -> Room:
+    def from_log(
+        cls, room_id: str, entries: list[Entry], away_after: int = 2, pauses: bool = False
+    ) -> Room:
         """Rebuild a room by replaying its whole log."""
         first = entries[0]
         if not isinstance(first, Created):
@@ -127,7 +157,7 @@ class Room:
         room = cls(
             room_id, first.owner, first.name, first.rules, first.move_seconds, first.private,
             first.invite_code, first.seed, first.tournament, away_after, first.mode,
-            first.day, first.rated, version=1,
+            first.day, first.rated, version=1, pauses=pauses, cpu_names=first.cpu_names,
         )  # fmt: skip
         for index, player in enumerate(first.seats or ()):
             cpu = player is None
@@ -151,7 +181,8 @@ class Room:
 
     @property
     def turn(self) -> int | None:
-        if self.status != PLAYING or self.match is None:
+        """The seat to act; None outside a running match and while pausing between deals."""
+        if self.status != PLAYING or self.match is None or self.waiting is not None:
             return None
         return self.match.turn
 
@@ -166,6 +197,7 @@ class Room:
             "id": self.id,
             "name": self.name,
             "owner": self.owner,
+            "owner_nickname": nicknames.get(self.owner),  # who made it (an invite says so)
             "private": self.private,
             "tournament": self.tournament,
             "mode": self.mode,
@@ -176,11 +208,7 @@ class Room:
             "seats": [
                 {
                     "player_id": s.player,
-                    "nickname": (
-                        cpu_name(self.seed, i, s.level or LEGACY_LEVEL)
-                        if s.cpu
-                        else nicknames.get(s.player or "")
-                    ),
+                    "nickname": self._cpu_name(i) if s.cpu else nicknames.get(s.player or ""),
                     "cpu": s.cpu,
                     "level": s.level if s.cpu else None,
                     "ready": s.ready or s.cpu,
@@ -191,17 +219,28 @@ class Room:
             "totals": list(self.match.totals) if self.match else [0, 0],
             "hints": self.hints,
             "rated": self.rated,
+            "pause": None if self.waiting is None else {"waiting": sorted(self.waiting)},
         }
+
+    def _cpu_name(self, index: int) -> str:
+        """A CPU seat's nickname: its own if it was seated when the room was made with
+        names (a tournament's CPU entrant), else the room's name for that seat."""
+        named = self.cpu_names[index] if self.cpu_names else None
+        if named is not None and (self.starters is None or self.starters[index] is None):
+            return named
+        return cpu_name(self.seed, index, self.seats[index].level or LEGACY_LEVEL)
 
     # -- transitions: command -> entries ---------------------------------------------
 
     def take_seat(self, player: str, seat: int) -> list[Entry]:
+        """``player`` sits in ``seat``; one seated elsewhere in the room moves there."""
         self._open()
-        if self.seat_of(player) is not None:
-            raise RoomError("already_seated", "you already have a seat in this room")
+        now = self.seat_of(player)
+        if now == seat:
+            raise RoomError("already_seated", f"you sit in seat {seat} already")
         if not self.seats[seat].empty:
             raise RoomError("seat_taken", f"seat {seat} is taken")
-        return [Seated(seat, player)]
+        return ([] if now is None else [Seated(now, None)]) + [Seated(seat, player)]
 
     def leave(self, player: str) -> list[Entry]:
         seat = self._seated(player)
@@ -240,6 +279,11 @@ class Room:
         seat = self.seat_of(player)
         if seat is None:
             raise RoomError("not_seated", "you have no seat at this table")
+        if self.waiting is not None:
+            raise RoomError(
+                "deal_pause", "the next deal starts once everyone has seen the last one's "
+                "result (continue), or in a few seconds",
+            )  # fmt: skip
         if version is not None and version != self.version:
             raise RoomError(
                 "stale_version", f"the table is at version {self.version}, not {version}"
@@ -256,6 +300,21 @@ class Room:
     def back(self, player: str) -> list[Entry]:
         seat = self._seated(player)
         return [Away(seat, False)] if self.seats[seat].away else []
+
+    def continue_(self, player: str) -> list[Entry]:
+        """``player`` has seen the last deal's result (nothing when the room is not waiting
+        for them)."""
+        seat = self._seated(player)
+        return [Seen(seat)] if self.waiting is not None and seat in self.waiting else []
+
+    def end_pause(self) -> list[Entry]:
+        """The pause between deals ran out of time."""
+        return [Resumed()] if self.waiting is not None else []
+
+    def abandon(self) -> list[Entry]:
+        """An open room whose seated players have all been disconnected for a while (the
+        actor keeps that time) closes, and leaves the lobby's list."""
+        return [Closed()] if self.status == OPEN else []
 
     def resume(self, player: str) -> list[Entry]:
         """A seated player came back to the table: no longer away."""
@@ -334,7 +393,10 @@ class Room:
             raise RoomError("hints_not_allowed", f"no hints {where}")
 
     def _seed(self) -> str:
-        return f"{self.seed}/{self.version}"
+        """A decision's seed: the room's and how many actions the match has had, so that
+        what a CPU decides depends on the play alone (not on pauses, aways or comebacks)."""
+        assert self.match is not None
+        return f"{self.seed}/{len(self.match.actions)}"
 
     def replace_with_cpu(self, player: str) -> list[Entry]:
         """A player abandoned its tournament: a CPU plays its seat to the end."""
@@ -343,10 +405,20 @@ class Room:
 
     def follow_up(self) -> Entry | None:
         """What the room does by itself now: start once every seat is filled and every
-        player is ready."""
+        player is ready; play on once the players the pause waits for have all seen it."""
         if self.status == OPEN and all(not s.empty and (s.cpu or s.ready) for s in self.seats):
             return Started()
+        if self.waiting is not None and not self.waiting:
+            return Resumed()
         return None
+
+    def _watchers(self) -> frozenset[int] | None:
+        """The seats a pause between deals waits for: its players, not away (None: nobody,
+        no pause)."""
+        seats = frozenset(
+            i for i, s in enumerate(self.seats) if s.player is not None and not s.cpu and not s.away
+        )
+        return seats or None
 
     def _open(self) -> None:
         if self.status != OPEN:
@@ -373,15 +445,20 @@ class Room:
                 assert self.match is not None
                 seat = self.seats[index]
                 events = self.match.apply(index, Action.parse(action))
+                self.waiting = None  # (a log written without pauses acts on through them)
                 if by == "player":
                     seat.timeouts = 0
                 elif by == "timeout":
                     seat.timeouts += 1
                 if self.match.over:
                     self.status = FINISHED
+                elif self.pauses and any(isinstance(e, DealEnded) for e in events):
+                    self.waiting = self._watchers()
             case Seated(seat=index, player=player, cpu=cpu, level=level):
                 if self.match is not None and self.status == PLAYING:
                     self.left_at.setdefault(index, len(self.match.sheet))
+                if self.waiting is not None:
+                    self.waiting -= {index}
                 self.seats[index] = Seat(player, cpu, (level or LEGACY_LEVEL) if cpu else None)
                 if player is None and not cpu:
                     for s in self.seats:  # a seat emptied: everyone confirms again
@@ -398,6 +475,13 @@ class Room:
                 seat.away = away
                 if not away:
                     seat.timeouts = 0
+                elif self.waiting is not None:
+                    self.waiting -= {index}  # it cannot say it has seen it
+            case Seen(seat=index):
+                if self.waiting is not None:
+                    self.waiting -= {index}
+            case Resumed():
+                self.waiting = None
             case Closed():
                 self.status = CLOSED
             case _:

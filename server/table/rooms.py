@@ -65,12 +65,14 @@ class Rooms:
 
     async def open_table(
         self, tournament: str, name: str, rules: Rules, move_seconds: int,
-        seats: list[str | None],
+        seats: list[str | None], cpu_names: tuple[str | None, ...],
     ) -> str:  # fmt: skip
-        """A tournament's table: its players (None: a CPU) seated and started."""
+        """A tournament's table: its players (None: a CPU, called by ``cpu_names``) seated
+        and started."""
         first = entries.Created(
             "system", name, rules, move_seconds, False, None, secrets.randbits(62),
             tournament=tournament, seats=tuple(seats), cpu_level=TAKEOVER_LEVEL, rated=True,
+            cpu_names=cpu_names,
         )  # fmt: skip
         actor = await self.open_game("system", first)
         return actor.key
@@ -123,11 +125,17 @@ class Rooms:
         row = RoomRow(room_id, owner, first.invite_code, OPEN, self.ports.clock.wall())
         await self.store.add_room(row, first.to_dict())
         epoch = await self.ports.router.own(Ref(ROOM, room_id))
-        return await self._launch(Room.from_log(room_id, [first], self.away_after), epoch)
+        room = Room.from_log(room_id, [first], self.away_after, self.pauses)
+        return await self._launch(room, epoch)
 
     @property
     def away_after(self) -> int:
         return self.ports.settings.away_after
+
+    @property
+    def pauses(self) -> bool:
+        """Whether rooms pause between deals for their players (``deal_pause`` seconds)."""
+        return self.ports.settings.deal_pause > 0
 
     async def _launch(self, room: Room, epoch: int | None) -> RoomActor:
         actor = RoomActor(room, self.ports)
@@ -155,7 +163,7 @@ class Rooms:
         if row is None or row.status not in LIVE:
             return None
         log = [entries.decode(e.entry) for e in await self.store.log(key)]
-        room = Room.from_log(key, log, self.away_after)
+        room = Room.from_log(key, log, self.away_after, self.pauses)
         for seat in room.seats:
             if seat.player:
                 await self.identity.nickname(seat.player)
@@ -189,6 +197,8 @@ class Rooms:
                 await actor.call(lambda: actor.act(peer, m.action, m.version, started))
             case p.Back():
                 await actor.call(lambda: actor.back(peer))
+            case p.Continue():
+                await actor.call(lambda: actor.continue_(peer))
             case p.Chat():
                 await actor.call(lambda: actor.chat(peer, m.text))
             case p.Hint():
@@ -212,7 +222,7 @@ class Rooms:
         peer.send(reply)
 
     async def absent(self, key: str, peer: Peer, m: Any) -> None:
-        if isinstance(m, p.Act | p.Back | p.Chat | p.Hint):
+        if isinstance(m, p.Act | p.Back | p.Continue | p.Chat | p.Hint):
             raise p.ProtocolError("not_a_member", f"join, watch or resume room {key!r} first")
         if isinstance(m, p.TakeSeat | p.Watch) and m.invite_code is not None:
             raise p.ProtocolError("bad_invite", "no open room has that invite code")

@@ -19,7 +19,7 @@ from ..messages import Message, ReplaceWithCpu, TableFinished, TableProgress
 from ..peer import encode
 from ..router import ROOM, TOURNAMENT, Ref
 from .entries import Entry
-from .state import FINISHED, SCHEDULED, Tournament, TournamentError, is_cpu
+from .state import FINISHED, SCHEDULED, Tournament, TournamentError, is_cpu, table_name
 
 if TYPE_CHECKING:
     from ..peer import Peer
@@ -30,8 +30,9 @@ class Tables(Protocol):
     """Where a tournament's tables are played (the room kind)."""
 
     async def open_table(
-        self, tournament: str, name: str, rules: Any, move_seconds: int, seats: list[str | None]
-    ) -> str: ...
+        self, tournament: str, name: str, rules: Any, move_seconds: int, seats: list[str | None],
+        cpu_names: tuple[str | None, ...],
+    ) -> str: ...  # fmt: skip
 
 
 class Series(Protocol):
@@ -138,10 +139,10 @@ class TournamentActor(Actor):
 
     async def _open_room(self, index: int) -> str:
         t, spec = self.t, self.t.spec
-        name = f"{spec.name} round {len(t.rounds)} table {index + 1}"
-        rules = preset(spec.preset)
+        table = t.current[index]
+        name = table_name(t.format, len(t.rounds), index + 1)
         return await self.tables.open_table(
-            t.id, name, rules, spec.move_seconds, t.current[index].players
+            t.id, name, preset(spec.preset), spec.move_seconds, table.players, table.cpu_names
         )
 
     # -- commands (run inside the actor via ``call``) -----------------------------------

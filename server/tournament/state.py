@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import Refused
+from ..levels import numbered_cpu
 from .entries import (
     Cancelled,
     Created,
@@ -83,6 +84,18 @@ def is_cpu(entrant: str) -> bool:
     return entrant.startswith(_CPU)
 
 
+def entrant_name(entrant: str, nicknames: dict[str, str]) -> str | None:
+    """What an entrant is called: a player's nickname, or a CPU's own ("Bram (CPU, strong)")."""
+    if is_cpu(entrant):
+        return numbered_cpu(int(entrant.removeprefix(_CPU)))
+    return nicknames.get(entrant)
+
+
+def table_name(fmt: str, round_number: int, table: int) -> str:
+    """A table's name in words: "Quick tournament, round 1, table 2" (both counted from 1)."""
+    return f"{fmt.capitalize()} tournament, round {round_number}, table {table}"
+
+
 @dataclass(slots=True)
 class Table:
     seats: list[str]  # four entrants, seat order
@@ -97,6 +110,11 @@ class Table:
     def players(self) -> list[str | None]:
         """The room's seats: player ids, None where a CPU plays."""
         return [None if is_cpu(e) else e for e in self.seats]
+
+    @property
+    def cpu_names(self) -> tuple[str | None, ...]:
+        """The room's seats: a CPU entrant's name, None where a player sits."""
+        return tuple(entrant_name(e, {}) if is_cpu(e) else None for e in self.seats)
 
 
 @dataclass(slots=True)
@@ -203,7 +221,9 @@ class Tournament:
     def places(self) -> list[dict[str, Any]]:
         """Every entrant's final place: 1 the final's winners (Grand Prize), 2 its losers
         (Second Prize), then 3, 4 for those eliminated in earlier rounds, latest first.
-        A CPU takes no prize; one that played for a player who left names that player."""
+        Every place has its prize label, whoever holds it (CPUs are never rewarded: the
+        players' profiles count places, and a CPU has none); a CPU that played for a player
+        who left names that player."""
         if self.status != FINISHED:
             return []
         final = self.current[0]
@@ -211,7 +231,7 @@ class Tournament:
         out: list[dict[str, Any]] = []
         for place, team, prize in ((1, winner, "grand"), (2, 1 - winner, "second")):
             for e in final.team(team):
-                out.append({"entrant": e, "place": place, "prize": None if is_cpu(e) else prize})
+                out.append({"entrant": e, "place": place, "prize": prize})
         for back, tables in enumerate(reversed(self.rounds[:-1])):
             number = len(self.rounds) - 1 - back
             for t in tables:
@@ -227,7 +247,7 @@ class Tournament:
         names = nicknames or {}
 
         def show(e: str) -> dict[str, Any]:
-            return {"id": e, "nickname": "CPU" if is_cpu(e) else names.get(e), "cpu": is_cpu(e)}
+            return {"id": e, "nickname": entrant_name(e, names), "cpu": is_cpu(e)}
 
         return {
             "id": self.id,
@@ -244,13 +264,14 @@ class Tournament:
                 [
                     {
                         "room_id": t.room_id,
+                        "name": table_name(self.format, number, index + 1),
                         "seats": [show(e) for e in t.seats],
                         "winner": t.winner,
                         "totals": t.totals,
                     }
-                    for t in tables
+                    for index, t in enumerate(tables)
                 ]
-                for tables in self.rounds
+                for number, tables in enumerate(self.rounds, start=1)
             ],
             "places": self.places(),
             "reason": self.reason or None,

@@ -36,7 +36,10 @@ CHROMIUM = Path("/usr/bin/chromium")
 
 # Quick CPUs (strong ones search little), no stray tournaments; each test module may
 # override ``site_settings``.
-SITE_DEFAULTS: dict[str, Any] = {"cpu_delay": 0.05, "quick_when_full": False, "bot_budget": 2}
+SITE_DEFAULTS: dict[str, Any] = {
+    "cpu_delay": 0.05, "quick_when_full": False, "bot_budget": 2,
+    "deal_pause": 0.0,  # a module that tests the pause between deals sets it in site_settings
+}  # fmt: skip
 
 
 @dataclass

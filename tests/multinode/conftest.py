@@ -51,6 +51,7 @@ TAKEOVER_SECONDS = LEASE_SECONDS + 2.0 + 2.0  # lease, sweep, and some slack
 NODE_DEFAULTS = {
     "KLAVERJAS_LEASE_SECONDS": str(LEASE_SECONDS),
     "KLAVERJAS_CPU_DELAY": "0.05",
+    "KLAVERJAS_DEAL_PAUSE": "0",  # the bots never look at a deal's result
     "KLAVERJAS_BOT_BUDGET": "2",  # strong CPUs search little
     "KLAVERJAS_QUICK_WHEN_FULL": "0",
     "KLAVERJAS_TOURNAMENT_POLL": "0.5",

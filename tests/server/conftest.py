@@ -47,7 +47,7 @@ _refs = itertools.count()
 # the rate limits run on the injected clock, which a test moves only when it means to, a
 # test's own pace is never limited unless it sets limits.
 TEST_DEFAULTS: dict[str, Any] = {
-    "cpu_delay": 0.0, "rate": 10_000.0, "burst": 10_000, "bot_budget": 2,
+    "cpu_delay": 0.0, "rate": 10_000.0, "burst": 10_000, "bot_budget": 2, "deal_pause": 0.0,
 }  # fmt: skip
 
 

@@ -79,17 +79,15 @@ async def held(h: Harness, tmp_path: Path) -> AsyncIterator[None]:
         await asyncio.gather(*jobs)  # type: ignore[arg-type]
 
 
-def replay(
-    record: dict[str, Any], first_version: int, cpus: set[int]
-) -> Iterator[tuple[View, str, str]]:
+def replay(record: dict[str, Any], cpus: set[int]) -> Iterator[tuple[View, str, str]]:
     """Each CPU decision of a match record, replayed: (view, seed text, action played).
-    The ``i``-th action was decided at room version ``first_version + i`` (once the match
-    runs every entry is an action, as long as nobody times out or goes away)."""
+    The ``i``-th action was decided with the seed ``{room seed}/{i}`` (the actions before
+    it), whatever else the room's log holds."""
     match = Match(Rules.from_dict(record["rules"]), record["seed"], record["first_dealer"])
     for index, text in enumerate(record["actions"]):
         seat = match.turn
         if seat in cpus:
-            yield view(match, seat), f"{record['seed']}/{first_version + index}", text
+            yield view(match, seat), f"{record['seed']}/{index}", text
         assert seat is not None
         match.apply(seat, Action.parse(text))
 
@@ -120,7 +118,7 @@ async def test_strong_cpus_play_a_whole_match_through_the_worker_pool(harness: H
 
     # every CPU move is the pure function of its view and seed, as this process decides it
     record = (await solo.request({"type": "get_record", "match_id": room_id}, "record"))["record"]
-    moves = list(replay(record, first_version=7, cpus={1, 2, 3}))
+    moves = list(replay(record, cpus={1, 2, 3}))
     assert len(moves) == searched
     for seen, seed, played in moves[-12:]:  # the last tricks: cheap to search again here
         assert decide("strong", seen, seed, BUDGET)[0] == played
@@ -133,7 +131,7 @@ async def test_each_level_plays_as_its_policy(harness: Harness) -> None:
     await play_until([ann], room_id, lambda: ann.tables[room_id].over)
     record = (await ann.request({"type": "get_record", "match_id": room_id}, "record"))["record"]
     for seat, level in ((1, "random"), (2, "heuristic")):
-        for seen, seed, played in replay(record, 7, {seat}):
+        for seen, seed, played in replay(record, {seat}):
             assert decide(level, seen, seed, BUDGET)[0] == played
     for level in ("random", "heuristic", "strong"):
         assert metric(harness, "klaverjas_bot_searches_total", level=level, purpose="move") > 0
@@ -164,7 +162,7 @@ async def test_a_saturated_pool_plays_heuristic_moves_and_refuses_hints(tmp_path
         record = (await ann.request({"type": "get_record", "match_id": room_id}, "record"))[
             "record"
         ]
-        for seen, seed, played in replay(record, 7, {1, 2, 3}):
+        for seen, seed, played in replay(record, {1, 2, 3}):
             assert fallback(seen, seed) == played  # heuristic, with the same seed
 
 
@@ -178,7 +176,7 @@ async def test_a_budget_of_zero_turns_searching_off(tmp_path: Path) -> None:
         record = (await solo.request({"type": "get_record", "match_id": room_id}, "record"))[
             "record"
         ]
-        for seen, seed, played in replay(record, 7, {1, 2, 3}):
+        for seen, seed, played in replay(record, {1, 2, 3}):
             assert fallback(seen, seed) == played  # strong plays as heuristic
         assert metric(h, "klaverjas_bot_search_seconds_count") == 0  # nothing searched
         assert metric(h, "klaverjas_bot_fallbacks_total", purpose="move") == 0  # by choice
@@ -205,7 +203,8 @@ async def expect_hint(h: Harness, players: list[GameClient], room_id: str) -> di
     seat = player.tables[room_id].seat
     assert seat is not None and room.match is not None
     own = view(room.match, seat)
-    advice = StrongPolicy(BUDGET).advise(own, random.Random(f"{room.seed}/{room.version}"))
+    seed = f"{room.seed}/{len(room.match.actions)}"  # the actions so far
+    advice = StrongPolicy(BUDGET).advise(own, random.Random(seed))
     reply = await player.request({"type": "hint", "room_id": room_id, "ref": "x"}, "hint")
     assert reply == {
         "type": "hint", "room_id": room_id, "version": room.version, "seat": seat,
@@ -355,10 +354,12 @@ async def test_tournament_tables_play_strong_and_give_no_hints(harness: Harness)
     assert harness.server is not None
     seats = [ann.player_id, None, bob.player_id, None]
     rules = Rules.from_dict({"preset": "tournament", **ONE_DEAL})
-    room_id = await harness.server.rooms.open_table("t_1", "table 1", rules, 30, seats)
+    names = (None, "Bram (CPU, strong)", None, "Daan (CPU, strong)")
+    room_id = await harness.server.rooms.open_table("t_1", "table 1", rules, 30, seats, names)
     snapshot = await ann.request({"type": "resume", "room_id": room_id}, "snapshot")
     room = snapshot["room"]
     assert [s["level"] for s in room["seats"]] == [None, "strong", None, "strong"]
+    assert [s["nickname"] for s in room["seats"]] == ["ann", names[1], "bob", names[3]]
     assert room["hints"] is False and room["tournament"] == "t_1"
     await refused(ann, {"type": "hint", "room_id": room_id}, "hints_not_allowed")
     actor(harness, room_id).deliver(ReplaceWithCpu(bob.player_id))  # bob abandoned

@@ -549,7 +549,7 @@ async def room_started(tmp_path: Path) -> None:
 async def already_seated(tmp_path: Path) -> None:
     async with server(tmp_path) as h:
         r = await open_room(h)
-        take = {"type": "take_seat", "room_id": r.room_id, "seat": 2}
+        take = {"type": "take_seat", "room_id": r.room_id, "seat": 1}  # bob's own seat
         await refused(r.bob, take, "already_seated", r.others(r.bob), r.state)
 
 
@@ -602,6 +602,20 @@ async def stale_version(tmp_path: Path) -> None:
         version = player.tables[t.room_id].version
         stale = t.act("pass", version=version - 1)  # "pass" is legal now: only the version is off
         await refused(player, stale, "stale_version", t.others(player), t.state)
+
+
+@provokes("deal_pause")
+async def deal_pause(tmp_path: Path) -> None:
+    async with server(tmp_path, deal_pause=8.0) as h:
+        t = await playing(h, deals=2, trump_mode="dealer")
+        await play_until(
+            t.players, t.room_id, lambda: bool(t.players[0].tables[t.room_id].room.get("pause"))
+        )
+        for player in t.players:
+            await drain(player)
+        player = t.players[0]
+        early = t.act(player.tables[t.room_id].hand[0])
+        await refused(player, early, "deal_pause", t.others(player), t.state)
 
 
 @provokes("no_such_match")

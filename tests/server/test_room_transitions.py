@@ -25,7 +25,9 @@ from server.table.entries import (
     Created,
     Entry,
     Readied,
+    Resumed,
     Seated,
+    Seen,
     Started,
     decode,
 )
@@ -103,8 +105,10 @@ class Case:
 CASES = [
     # take_seat
     Case("take a free seat", build, lambda r: r.take_seat("p1", 1), [Seated(1, "p1")]),
-    Case("take a second seat", lambda: build(Seated(1, "p1")), lambda r: r.take_seat("p1", 2),
-         "already_seated"),
+    Case("move to another seat", lambda: build(Seated(1, "p1")), lambda r: r.take_seat("p1", 2),
+         [Seated(1, None), Seated(2, "p1")]),
+    Case("take one's own seat again", lambda: build(Seated(1, "p1")),
+         lambda r: r.take_seat("p1", 1), "already_seated"),
     Case("take a player's seat", lambda: build(Seated(1, "p1")), lambda r: r.take_seat("p2", 1),
          "seat_taken"),
     Case("take a CPU's seat", lambda: build(Seated(1, None, True)), lambda r: r.take_seat("p2", 1),
@@ -207,7 +211,7 @@ BOT_CASES = [
 
 # What each refusal says, word for word: the message a player reads.
 SAYS = {
-    'take a second seat': 'you already have a seat in this room',
+    "take one's own seat again": 'you sit in seat 1 already',
     "take a player's seat": 'seat 1 is taken',
     "take a CPU's seat": 'seat 1 is taken',
     'take a seat once playing': 'the room is playing; seats are fixed',
@@ -298,12 +302,16 @@ def test_a_cpu_decides_a_legal_action() -> None:
 
 
 def test_an_expired_decision_is_the_same_on_every_replay() -> None:
-    """Seeded by the room's seed and version: a replay (or another node) decides alike."""
+    """Seeded by the room's seed and the match's count of actions: a replay (or another
+    node) decides alike, and entries that are no play (away, back, a pause) change nothing."""
     decisions = {str(expire(playing()())) for _ in range(5)}
     assert len(decisions) == 1
     later = playing(Acted(1, "pass", "player"), Acted(2, "pass", "player"))()
     assert later.turn == 3 and expire(later)[0].seat == 3  # type: ignore[union-attr]
-    assert later.decision_due().seed == f"7/{later.version}"  # type: ignore[union-attr]
+    assert later.decision_due().seed == "7/2"  # type: ignore[union-attr]
+    later.apply(Away(3, True))
+    later.apply(Away(3, False))
+    assert later.decision_due().seed == "7/2"  # type: ignore[union-attr]
 
 
 def test_timeouts_in_a_row_mark_the_seat_away() -> None:
@@ -374,7 +382,7 @@ def test_a_hint_advises_on_the_players_own_decision() -> None:
     room = playing()()
     hint = room.hint("p1")
     assert hint == due(room)  # what the server would play there: strong, same seed
-    assert (hint.seat, hint.level, hint.version, hint.seed) == (1, "strong", 10, "7/10")
+    assert (hint.seat, hint.level, hint.version, hint.seed) == (1, "strong", 10, "7/0")
     assert hint.view.seat == 1 and hint.view.hand  # seat 1's own cards, nobody else's
 
 
@@ -493,7 +501,8 @@ def test_the_summary_shows_seats_never_cards() -> None:
     )  # fmt: skip
     room.tournament = "t_9"
     assert room.summary({OWNER: "Ann", "p2": "Cas"}) == {
-        "id": "r1", "name": "table", "owner": OWNER, "private": False, "tournament": "t_9",
+        "id": "r1", "name": "table", "owner": OWNER, "owner_nickname": "Ann", "private": False,
+        "tournament": "t_9",
         "mode": "casual", "day": None, "status": PLAYING, "rules": Rules().to_dict(),
         "move_seconds": 30,
         "seats": [
@@ -506,7 +515,7 @@ def test_the_summary_shows_seats_never_cards() -> None:
             {"player_id": "p3", "nickname": None, "cpu": False, "level": None, "ready": True,
              "away": False},
         ],
-        "totals": [0, 0], "hints": False, "rated": False,
+        "totals": [0, 0], "hints": False, "rated": False, "pause": None,
     }  # fmt: skip
     assert build().summary({})["hints"] is True  # a casual room
     assert build(Seated(1, "p1")).summary({})["seats"][1] == {
@@ -571,3 +580,67 @@ def test_a_cpu_seated_before_levels_reads_back_as_heuristic() -> None:
 def test_an_unknown_entry_is_refused() -> None:
     with pytest.raises(ValueError, match="unknown log entry"):
         decode({"t": "teleport"})
+
+
+# -- the pause between deals ------------------------------------------------------------------
+
+
+def paused_room(seats: list[Entry] | None = None) -> Room:
+    """A room that pauses between deals, played to the end of its first deal (of two)."""
+    first = Created(OWNER, "table", Rules.from_dict({"deals": 2}), 30, False, None, seed=7)
+    room = Room.from_log("r1", [first, *(seats or FULL), *READY, Started()], pauses=True)
+    assert room.match is not None
+    while room.match.deal_number == 0:
+        room.apply(Acted(room.match.turn, str(room.match.legal_actions()[0]), "player"))  # type: ignore[arg-type]
+    return room
+
+
+def test_after_a_deal_the_room_waits_until_every_player_has_seen_it() -> None:
+    room = paused_room()
+    assert room.waiting == {0, 1, 2, 3} and room.turn is None and room.decision_due() is None
+    assert room.summary({})["pause"] == {"waiting": [0, 1, 2, 3]}
+    assert room.match is not None and room.match.turn is not None  # the next deal is dealt
+    with pytest.raises(RoomError) as refused:
+        room.act("p1", legal(room), None)
+    assert refused.value.code == "deal_pause"
+    assert room.continue_("p1") == [Seen(1)]
+    room.apply(Seen(1))
+    assert room.continue_("p1") == []  # seen once is enough
+    for seat in (0, 2):
+        room.apply(room.continue_(f"p{seat}")[0])
+    assert room.follow_up() is None and room.waiting == {3}
+    room.apply(Seen(3))
+    assert room.follow_up() == Resumed()
+    room.apply(Resumed())
+    assert room.waiting is None and room.turn == room.match.turn and room.decision_due()
+    assert room.summary({})["pause"] is None and room.continue_("p0") == []
+
+
+def test_the_pause_ends_when_its_time_runs_out_and_waits_for_no_cpu_nor_away_seat() -> None:
+    with_cpu = [Seated(3, None, True, "strong") if s.seat == 3 else s for s in FULL]
+    room = paused_room(with_cpu)
+    assert room.waiting == {0, 1, 2}
+    room.apply(Away(2, True))  # who goes away cannot say it has seen it
+    assert room.waiting == {0, 1}
+    assert room.end_pause() == [Resumed()]
+    room.apply(Resumed())
+    assert room.end_pause() == [] and room.waiting is None
+    cpus = [Seated(s, None, True, "random") for s in range(4)]
+    assert paused_room(cpus).waiting is None  # nobody to wait for: no pause
+    unpaused = build(*PLAYING_LOG, rules=Rules.from_dict({"deals": 2}))
+    assert unpaused.pauses is False
+
+
+def test_a_log_written_without_pauses_plays_through_them_and_cpus_decide_alike() -> None:
+    room = paused_room()
+    seed = f"{room.seed}/{len(room.match.actions)}"  # type: ignore[union-attr]
+    room.apply(Seen(0))
+    room.apply(Resumed())
+    assert room.decision_due().seed == seed  # type: ignore[union-attr]
+    # the same deal played by a log without pauses: an act ends the pause
+    again = paused_room()
+    assert again.waiting is not None
+    again.apply(Acted(again.match.turn, legal(again), "player"))  # type: ignore[union-attr, arg-type]
+    assert again.waiting is None
+    for entry in (Seen(2), Resumed()):
+        assert decode(entry.to_dict()) == entry

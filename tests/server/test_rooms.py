@@ -12,7 +12,7 @@ import pytest
 from client import GameClient
 from engine import Match
 from server.table.actor import CHAT_KEPT
-from tests.server.conftest import Harness, play_until, running_harness, sync
+from tests.server.conftest import Harness, play_until, room_now, running_harness, sync
 
 pytestmark = pytest.mark.server
 
@@ -192,8 +192,17 @@ async def test_seat_rules_before_the_start(harness: Harness) -> None:
     where = {"room_id": room_id}
     await refused(bob, {"type": "take_seat", "seat": 0, **where}, "seat_taken")
     await take(bob, 1, **where)
-    await refused(bob, {"type": "take_seat", "seat": 2, **where}, "already_seated")
-    await refused(ann, {"type": "take_seat", "seat": 2, **where}, "already_seated")
+    await refused(bob, {"type": "take_seat", "seat": 1, **where}, "already_seated")
+    await refused(ann, {"type": "take_seat", "seat": 0, **where}, "already_seated")
+    # a seated player moves to another empty seat (a friend joins their partner's team)
+    bob_again = await harness.client(token=bob.token)  # bob's second connection follows
+    await bob_again.request({"type": "watch", **where}, "snapshot")
+    moved = await bob.request({"type": "take_seat", "seat": 2, **where}, "snapshot")
+    assert moved["seat"] == 2 and moved["room"]["seats"][1]["player_id"] is None
+    assert moved["room"]["seats"][2]["player_id"] == bob.player_id
+    assert (await bob_again.next("snapshot"))["seat"] == 2
+    await refused(cas, {"type": "take_seat", "seat": 2, **where}, "seat_taken")
+    await take(bob, 1, **where)  # and back
 
     # leave before the start frees the seat, and the seat can be taken again
     await sync(ann)
@@ -488,3 +497,35 @@ async def snapshot_talk(harness: Harness) -> None:
         e["card"] for u in snap["recent"] for e in u["events"]
         if e["type"] == "card_played" and e["seat"] == 0
     ])  # fmt: skip
+
+
+async def test_an_open_room_its_players_left_closes_after_a_while(harness: Harness) -> None:
+    """The creator and a friend sit down and go (their pages closed, no ``leave_room``):
+    after ``abandon_after`` seconds without any of them connected, the room closes and
+    leaves the lobby; while one of them is connected it waits for ever."""
+    watcher = await harness.client("watcher")
+    await watcher.request({"type": "lobby_subscribe"}, "lobby")
+    ann, bob = await harness.client("ann"), await harness.client("bob")
+    room_id = (await create(ann))["room_id"]
+    await take(bob, 1, room_id=room_id)
+    kept_id = (await create(bob))["room_id"]  # bob's own room: he stays connected to it
+    await ann.close()
+    harness.advance(500)  # bob is still there: nothing closes
+    assert (await room_now(watcher, room_id))["room"]["status"] == "open"
+    await watcher.send({"type": "leave_room", "room_id": room_id})  # (it only watched)
+    await sync(watcher)
+    await bob.send({"type": "leave_room", "room_id": kept_id})  # empties and closes his own
+    await sync(bob)
+    await bob.close()
+    await watcher.next("lobby_presence", online=1)  # the server has seen him go
+    abandon_after = harness.settings.abandon_after
+    harness.advance(abandon_after - 1)
+    store = await harness.store()
+    assert (await store.room(room_id)).status == "open"  # type: ignore[union-attr]
+    harness.advance(2)
+    gone = await watcher.next("lobby_room_gone", room_id=room_id)
+    assert gone["room_id"] == room_id
+    assert (await store.room(room_id)).status == "closed"  # type: ignore[union-attr]
+    back = await harness.client()
+    welcome = await back.hello(token=bob.token)
+    assert welcome["rooms"] == []  # no seat held in a closed room

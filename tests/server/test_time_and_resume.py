@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 import pytest
 
@@ -12,7 +13,9 @@ from tests.server.conftest import (
     act_once,
     play_until,
     room_now,
+    running_harness,
     settle,
+    sync,
     wait_version,
 )
 
@@ -153,3 +156,45 @@ async def test_timers_restart_after_a_restart(harness: Harness) -> None:
     harness.advance(31)
     update = await watcher.next("update", kind="act", by="timeout")
     assert update["seat"] == turn
+
+
+async def test_between_deals_the_room_waits_for_its_players(tmp_path: Path, database: str) -> None:
+    """After a deal the room pauses: no timer, no CPU, acts refused, until every player
+    has sent ``continue`` (then ``resumed``), or the pause's time runs out."""
+    async with running_harness(tmp_path, database, deal_pause=8.0) as h:
+        rules = {"deals": 3, "trump_mode": "dealer"}
+        room_id, players = await h.table("a", "b", "c", cpu=[3], rules=rules)
+        table = players[0].tables[room_id]
+
+        def between_deals() -> bool:
+            return bool(table.room.get("pause"))
+
+        await play_until(players, room_id, between_deals)
+        for player in players:
+            await sync(player)
+        pause = table.room["pause"]
+        assert pause["waiting"] == [0, 1, 2]  # the players; not the CPU in seat 3
+        assert pause["until"] == h.clock.wall() + 8 and table.turn is None
+        assert table.deadline is None and table.legal == []
+        early = {"type": "act", "room_id": room_id, "action": table.hand[0]}
+        refused = await players[0].request(early, "error")
+        assert refused["code"] == "deal_pause"
+        await players[1].send({"type": "continue", "room_id": room_id})
+        seen = await players[0].next("update", kind="seen", seat=1)
+        assert seen["room"]["pause"]["waiting"] == [0, 2] and seen["turn"] is None
+        for player in (players[0], players[2]):
+            await player.send({"type": "continue", "room_id": room_id})
+        resumed = await players[0].next("update", kind="resumed")
+        assert resumed["room"]["pause"] is None and resumed["turn"] is not None
+        assert resumed["deadline"] == h.clock.wall() + 30  # the move timer starts now
+        # the next pause ends by itself when its time runs out
+        await play_until(players, room_id, between_deals)
+        for player in players:
+            await sync(player)
+        version = table.version
+        assert (await room_now(players[0], room_id))["version"] == version
+        h.advance(7.9)
+        assert (await room_now(players[0], room_id))["version"] == version
+        h.advance(0.2)
+        resumed = await players[0].next("update", kind="resumed")
+        assert resumed["version"] == version + 1 and resumed["room"]["pause"] is None

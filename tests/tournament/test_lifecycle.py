@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from client import GameClient
+from server.lobby.directory import FINISHED_KEPT
 from server.tournament.schedule import parse_time
 from tests.commands import scheduled_id
 from tests.server.conftest import SQLITE_ONLY, Harness, room_now, settle, sync
@@ -73,9 +74,8 @@ def check_places(final: dict[str, Any]) -> list[dict[str, Any]]:
     places = final["places"]
     assert len(final["rounds"]) == 2 and [len(r) for r in final["rounds"]] == [2, 1]
     assert sorted(p["place"] for p in places) == [1, 1, 2, 2, 3, 3, 3, 3]
-    for entry in places:
-        if entry["entrant"].startswith("cpu:"):
-            assert entry.get("prize") is None, entry  # a CPU takes no prize
+    for entry in places:  # every place its label, whoever holds it (CPUs too)
+        assert entry.get("prize") == {1: "grand", 2: "second"}.get(entry["place"]), entry
     return places
 
 
@@ -142,7 +142,9 @@ async def test_a_player_who_leaves_is_replaced_by_a_cpu_and_cannot_rejoin(
     assert all(p["entrant"] != leaver.player_id for p in places)
     stood_in = [p for p in places if p.get("left") == leaver.player_id]
     assert [p["entrant"] for p in stood_in] == [cpu]
-    assert all(p.get("prize") is None for p in stood_in), stood_in
+    assert all(  # the place's label, CPU or not
+        p.get("prize") == {1: "grand", 2: "second"}.get(p["place"]) for p in stood_in
+    ), stood_in
     table = next(t for t in final["rounds"][0] if t["room_id"] == room_id)
     won = cpu in [table["seats"][table["winner"]]["id"], table["seats"][table["winner"] + 2]["id"]]
     final_seats = [s["id"] for s in final["rounds"][1][0]["seats"]]
@@ -308,7 +310,18 @@ async def test_too_few_players_are_filled_with_cpus(harness: Harness) -> None:
     entrants = [s for t in tables for s in t["seats"]]
     cpus = [s for s in entrants if s["cpu"]]
     assert len(entrants) == 8 and len(cpus) == 5
-    assert all(s["id"].startswith("cpu:") and s["nickname"] == "CPU" for s in cpus)
+    assert all(
+        s["id"].startswith("cpu:") and s["nickname"].endswith(" (CPU, strong)") for s in cpus
+    )
+    assert len({s["nickname"] for s in cpus}) == len(cpus)  # each CPU a name of its own
+    names = {s["id"]: s["nickname"] for s in cpus}
+    for table in tables:  # the same names at the tables themselves
+        snapshot = await players[0].request(
+            {"type": "watch", "room_id": table["room_id"]}, "snapshot"
+        )
+        for entrant, seat in zip(table["seats"], snapshot["room"]["seats"], strict=True):
+            if entrant["cpu"]:
+                assert seat["cpu"] and seat["nickname"] == names[entrant["id"]]
     assert {s["id"] for s in entrants if not s["cpu"]} == {p.player_id for p in players}
     await Bots(players).play_until(finished(players[0], tid))
     final = status(players[0], tid)
@@ -501,17 +514,26 @@ async def test_a_daily_tournament_is_scheduled_again(harness: Harness, fill: boo
     assert again["status"] == "scheduled" and again["repeat"] == "daily"
     assert again["format"] == "quick" and again["fill_with_cpu"] is fill
     assert again["registered"] == [] and not again["start_when_full"]
-    # the first one left the lobby (cancelled, or played out by CPUs)
-    await wait_for(
-        lambda: any(
+
+    # the first one: cancelled, it leaves the lobby; played out by CPUs, it stays listed as
+    # finished, with its places, for two hours
+    def gone() -> bool:
+        return any(
             f["type"] == "lobby_tournament_gone" and f["tournament_id"] == tid for f in lobby.seen
         )
-    )
-    row = await (await harness.store()).tournament(tid)
-    assert row is not None and row.status == ("finished" if fill else "cancelled")
+
+    if fill:
+        await wait_for(lambda: lobby.tournaments.get(tid, {}).get("status") == "finished")
+        listing = await lobby.request({"type": "lobby_subscribe"}, "lobby")
+        (finished,) = [t for t in listing["tournaments"] if t["id"] == tid]
+        assert finished["status"] == "finished" and len(finished["places"]) == 8
+        harness.advance(FINISHED_KEPT)
     await sync(lobby)
     listing = await lobby.request({"type": "lobby_subscribe"}, "lobby")
     assert [t["id"] for t in listing["tournaments"]] == [again["id"]]
+    assert gone()
+    row = await (await harness.store()).tournament(tid)
+    assert row is not None and row.status == ("finished" if fill else "cancelled")
     # it is a real tournament: it takes registrations
     await register([await harness.client("next")], again["id"])
 

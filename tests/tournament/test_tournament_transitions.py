@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import pytest
 
+from server.levels import NAMES
 from server.tournament.entries import (
     Cancelled,
     Created,
@@ -282,7 +283,8 @@ def test_a_cpu_takes_no_prize_and_names_the_player_it_replaced() -> None:
     t.apply(TableFinished(0, winner, (1001, 0)))
     t.apply(Finished())
     (row,) = [p for p in t.places() if p["entrant"] == cpu]
-    assert row["prize"] is None and row["left"] == leaver
+    assert row["prize"] == ("grand" if row["place"] == 1 else "second")  # the place's label
+    assert row["left"] == leaver
 
 
 def test_live_scores_of_running_tables_only() -> None:
@@ -387,10 +389,10 @@ def test_places_of_a_classic_round_by_round(final_winner: int) -> None:
     t, _ = classic_played(final_winner)
     assert t.status == FINISHED
     final = t.current[0]
-    expect = {e: {"entrant": e, "place": 1, "prize": None if is_cpu(e) else "grand"}
-              for e in final.team(final_winner)}  # fmt: skip
-    expect |= {e: {"entrant": e, "place": 2, "prize": None if is_cpu(e) else "second"}
+    expect = {e: {"entrant": e, "place": 1, "prize": "grand"} for e in final.team(final_winner)}
+    expect |= {e: {"entrant": e, "place": 2, "prize": "second"}
                for e in final.team(1 - final_winner)}  # fmt: skip
+    assert any(is_cpu(e) for e in final.seats)  # CPUs among them: the labels all the same
     for number, place in ((2, 3), (1, 4)):  # knocked out in round 2: third; in round 1: fourth
         for table in t.rounds[number - 1]:
             for e in table.team(1 - (table.winner or 0)):
@@ -408,21 +410,23 @@ def test_the_summary_of_a_tournament_in_full() -> None:
     summary = t.summary(names)
 
     def show(e: str) -> dict:
-        return {"id": e, "nickname": "CPU" if is_cpu(e) else e.upper(), "cpu": is_cpu(e)}
+        nickname = f"{NAMES[int(e[4:]) % len(NAMES)]} (CPU, strong)" if is_cpu(e) else e.upper()
+        return {"id": e, "nickname": nickname, "cpu": is_cpu(e)}
 
     assert summary == {
         "id": "t1", "format": "quick", "status": RUNNING, "start_at": START,
         "start_when_full": False, "fill_with_cpu": False, "repeat": None, "size": 8,
         "round_count": 2, "registered": [show(p) for p in PLAYERS],
         "rounds": [[
-            {"room_id": "r0", "seats": [show(e) for e in t.rounds[0][0].seats], "winner": 1,
-             "totals": [600, 1005]},
-            {"room_id": "r1", "seats": [show(e) for e in t.rounds[0][1].seats], "winner": None,
-             "totals": [0, 0]},
+            {"room_id": "r0", "name": "Quick tournament, round 1, table 1",
+             "seats": [show(e) for e in t.rounds[0][0].seats], "winner": 1, "totals": [600, 1005]},
+            {"room_id": "r1", "name": "Quick tournament, round 1, table 2",
+             "seats": [show(e) for e in t.rounds[0][1].seats], "winner": None, "totals": [0, 0]},
         ]],
         "places": [], "reason": None, "version": t.version,
     }  # fmt: skip
     assert show(cpu_entrant(8)) in summary["rounds"][0][1]["seats"]  # who took over
+    assert show(cpu_entrant(8))["nickname"] == "Ilse (CPU, strong)"  # a name of its own
     when_full = quick(when_full=True).summary()
     assert (when_full["start_at"], when_full["start_when_full"]) == (None, True)
     assert when_full["registered"] == [] and when_full["rounds"] == []
