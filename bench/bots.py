@@ -68,11 +68,11 @@ def play(deal: Deal, strong_team: int, strong: StrongPolicy, other: str, key: st
     return score[strong_team] - score[1 - strong_team], times
 
 
-def pair(task: tuple[int, int, str, int]) -> tuple[int, str, float, list[float]]:
+def pair(task: tuple[int, int, str, int, dict]) -> tuple[int, str, float, list[float]]:
     """One duplicate deal pair: its rules label, the mean difference a deal, strong's times."""
-    seed, number, other, budget = task
+    seed, number, other, budget, options = task
     label, rules = RULESETS[number % len(RULESETS)]
-    strong = StrongPolicy(budget)
+    strong = StrongPolicy(budget, **options)
     total, times = 0, []
     for team in (0, 1):
         deal = Deal.shuffled(rules, seed, number, number & 3)
@@ -82,15 +82,29 @@ def pair(task: tuple[int, int, str, int]) -> tuple[int, str, float, list[float]]
     return number, label, total / 2, times
 
 
+keep_diffs = False
+
+
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else 0.0
 
 
-def run(pairs: int, seed: int, other: str, budget: int, workers: int, minutes: float) -> dict:
-    """Play ``pairs`` deal pairs, or the first ones of them that finish within ``minutes``
-    of wall clock (the bench's own limit: the players never see a clock)."""
-    tasks = [(seed, number, other, budget) for number in range(pairs)]
+def run(
+    pairs: int,
+    seed: int,
+    other: str,
+    budget: int,
+    workers: int,
+    minutes: float,
+    options: dict | None = None,
+    first: int = 0,
+) -> dict:
+    """Play ``pairs`` deal pairs (numbered from ``first``), or the first ones of them that
+    finish within ``minutes`` of wall clock (the bench's own limit: the players never see
+    a clock); ``options`` are StrongPolicy's keyword arguments."""
+    options = options or {}
+    tasks = [(seed, number, other, budget, options) for number in range(first, first + pairs)]
     start = time.perf_counter()
     results = []
     with multiprocessing.get_context("fork").Pool(workers) as pool:
@@ -121,6 +135,8 @@ def run(pairs: int, seed: int, other: str, budget: int, workers: int, minutes: f
     return {
         "against": other,
         "budget": budget,
+        "options": options,
+        "first": first,
         "pairs": len(diffs),
         "points_per_deal": round(mean, 1),
         "ci95": [round(mean - half, 1), round(mean + half, 1)],
@@ -130,6 +146,7 @@ def run(pairs: int, seed: int, other: str, budget: int, workers: int, minutes: f
         "p95_ms": round(1000 * percentile(times, 0.95), 2),
         "mean_ms": round(1000 * statistics.fmean(times), 2) if times else 0.0,
         "wall_s": round(elapsed, 1),
+        "diffs": [d for _, _, d, _ in results] if keep_diffs else None,
     }
 
 
@@ -144,14 +161,34 @@ def main() -> None:
         help="strong budgets (thousand solver nodes), N,M,...",
     )
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--first", type=int, default=0, help="number of the first deal pair")
+    parser.add_argument(
+        "--options", default="", help="StrongPolicy keyword arguments, k=v,k=v (numbers)"
+    )
+    parser.add_argument("--diffs", action="store_true", help="list each pair's difference")
     parser.add_argument(
         "--minutes", type=float, default=math.inf, help="stop a run after this much wall clock"
     )
     args = parser.parse_args()
+    options = {
+        k: float(v) if "." in v else int(v)
+        for k, v in (item.split("=") for item in args.options.split(",") if item)
+    }
+    global keep_diffs
+    keep_diffs = args.diffs
     runs = []
     for other in args.against.split(","):
         for budget in map(int, args.budget.split(",")):
-            result = run(args.pairs, args.seed, other, budget, args.workers, args.minutes)
+            result = run(
+                args.pairs,
+                args.seed,
+                other,
+                budget,
+                args.workers,
+                args.minutes,
+                options,
+                args.first,
+            )
             runs.append(result)
             print(
                 f"strong({budget}) vs {other}: {result['points_per_deal']:+.1f} points a deal "

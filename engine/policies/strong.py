@@ -40,6 +40,8 @@ from ..trick import winning_index
 from ..views import View
 from ..worlds import Likelihood, Worlds
 from .heuristic import accepts, choose_trump, higher, suit_score
+from .inference import PlayModel
+from .rollout import heuristic_score
 
 DEFAULT_BUDGET = 1000  # thousands of solver nodes a decision; see README (bench/bots.py)
 MAX_WORLDS = 48  # worlds a decision at most, however cheap they are
@@ -48,6 +50,9 @@ TRUMP_WORLDS = 2  # and at least two worlds, so that a difference has a standard
 TRUMP_SEARCH = 8000  # below this many thousand nodes (about two worlds), no trump search
 CONFIDENCE = 2.0  # standard errors by which the search must beat the rule of thumb
 SOFT = 0.3  # the chance a bid against the rule of thumb is kept (see module docstring)
+POOL = 0  # candidate worlds a decision weighted by the play model (0: no inference from play)
+EPS_OPPONENT = 0.05  # the play model's likelihood of an opponent's play off the heuristic
+EPS_PARTNER = 1.0  # the same for the partner (1.0: the partner's plays are not modelled)
 
 SUIT_SYMBOLS = "♣♦♥♠"
 RANK_LABELS = ("7", "8", "9", "10", "J", "Q", "K", "A")
@@ -71,10 +76,24 @@ class StrongPolicy:
 
     name = "strong"
 
-    def __init__(self, budget: int = DEFAULT_BUDGET) -> None:
+    def __init__(
+        self,
+        budget: int = DEFAULT_BUDGET,
+        *,
+        pool: int = POOL,
+        eps_opponent: float = EPS_OPPONENT,
+        eps_partner: float = EPS_PARTNER,
+        rollouts: int = 0,
+        margin: float = 0.0,
+    ) -> None:
         if budget < 1:
             raise ValueError("the budget is at least 1 (thousand solver nodes)")
         self.budget = budget
+        self.pool = pool
+        self.eps_opponent = eps_opponent
+        self.eps_partner = eps_partner
+        self.rollouts = rollouts
+        self.margin = margin
 
     def act(self, view: View, rng: random.Random) -> Action:
         if len(view.legal) == 1:
@@ -98,8 +117,12 @@ class StrongPolicy:
         solved: dict[tuple[int, ...], dict[Action, int]] = {}
         nodes = drawn = 0
         likelihood = bid_likelihood(view)
+        pool, weights = self._pool(view, worlds, rng, likelihood)
         while drawn < MAX_WORLDS and (not drawn or nodes < 1000 * self.budget):
-            (hands,) = worlds.sample(rng, 1, likelihood)
+            if pool:
+                (hands,) = rng.choices(pool, cum_weights=weights)
+            else:
+                (hands,) = worlds.sample(rng, 1, likelihood)
             key = tuple(hands)
             if key not in solved:
                 solved[key] = solve(worlds.deal(hands))
@@ -109,10 +132,33 @@ class StrongPolicy:
             drawn += 1
         return {a: s / drawn for a, s in sums.items()}
 
+    def _pool(
+        self, view: View, worlds: Worlds, rng: random.Random, likelihood: Likelihood | None
+    ) -> tuple[list[list[int]], list[float]]:
+        """Candidate worlds drawn uniformly and their cumulative weights under the bids'
+        and the play model's likelihood (empty: no play to learn from)."""
+        seat = view.seat
+        assert seat is not None
+        eps = {s: self.eps_partner if s == seat ^ 2 else self.eps_opponent for s in range(4)}
+        if not self.pool or (not view.tricks and not view.trick) or min(eps.values()) >= 1.0:
+            return [], []
+        model = PlayModel(view, eps)
+        pool = [worlds.hands(rng) for _ in range(self.pool)]
+        cum, total = [], 0.0
+        for hands in pool:
+            start = worlds.start_hands(hands)
+            total += model(start) * (likelihood(start) if likelihood else 1.0)
+            cum.append(total)
+        if not total:
+            return [], []
+        return pool, cum
+
     def _trump_choice(self, view: View, rng: random.Random) -> tuple[Action, dict[Action, float]]:
         seat = view.seat
         assert seat is not None
         choice = choose_trump(view.hand, view.legal)
+        if self.rollouts:
+            return self._rollout_choice(view, rng, choice)
         budget = 1000 * TRUMP_FACTOR * self.budget
         if budget < 1000 * TRUMP_SEARCH:
             return choice, {}
@@ -142,6 +188,26 @@ class StrongPolicy:
         if best != choice and _clearly_better(found[best], found[choice]):
             choice = best
         return choice, values
+
+    def _rollout_choice(
+        self, view: View, rng: random.Random, rule: Action
+    ) -> tuple[Action, dict[Action, float]]:
+        """Each trump choice valued by playing the deal out with the heuristic in the same
+        sampled worlds; the rule of thumb's choice unless another beats it by ``margin``."""
+        seat = view.seat
+        assert seat is not None
+        worlds = Worlds(view)
+        drawn = worlds.sample(rng, self.rollouts, bid_likelihood(view))
+        values = {}
+        for action in view.legal:
+            total = 0
+            for hands in drawn:
+                deal = worlds.deal(hands)
+                deal.apply(seat, action)
+                total += heuristic_score(deal, seat)
+            values[action] = total / len(drawn)
+        best = max(view.legal, key=lambda a: values[a])
+        return (best if values[best] > values[rule] + self.margin else rule), values
 
 
 def _clearly_better(these: list[int], those: list[int]) -> bool:
