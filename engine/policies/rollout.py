@@ -22,36 +22,40 @@ def heuristic_playout(deal: Deal) -> Deal:
             deal.pass_()
         else:
             deal.choose(choice.value, deal.turn)
-    trump = deal.trump
     while deal.phase is not Phase.DONE:
         if deal.phase is Phase.CLAIM:
             deal.decide(True)  # the heuristic always takes roem
             continue
-        seat = deal.turn
-        hand = deal.hands[seat]
-        legal = deal.legal_mask()
-        if not legal & (legal - 1):
-            deal.play(legal.bit_length() - 1)
-            continue
-        voids = shown_voids(deal, trump)  # type: ignore[arg-type]  # reads tricks, trick, leader
-        held = deal.hands[0] | deal.hands[1] | deal.hands[2] | deal.hands[3]
-        unseen = held & ~hand
-        possible = tuple(
-            unseen & ~sum(SUIT_MASK[s] for s in range(4) if voids[k] >> s & 1) for k in range(4)
-        )
-        knowledge = Knowledge(
-            seat=seat,
-            trump=trump,
-            playing=not (deal.chooser ^ seat) & 1,
-            leader=deal.leader,
-            trick=tuple(deal.trick),
-            legal=tuple(cards_of(legal)),
-            unseen=unseen,
-            possible=possible,
-            last=len(deal.tricks) == 7,
-        )
-        deal.play(choose_card(knowledge))
+        deal.play(heuristic_card(deal))
     return deal
+
+
+def heuristic_card(deal: Deal) -> int:
+    """The card the heuristic would play for the seat to move in ``deal`` (phase PLAY),
+    from what that seat's view shows."""
+    seat, trump = deal.turn, deal.trump
+    hand = deal.hands[seat]
+    legal = deal.legal_mask()
+    if not legal & (legal - 1):
+        return legal.bit_length() - 1
+    voids = shown_voids(deal, trump)  # type: ignore[arg-type]  # reads tricks, trick, leader
+    held = deal.hands[0] | deal.hands[1] | deal.hands[2] | deal.hands[3]
+    unseen = held & ~hand
+    possible = tuple(
+        unseen & ~sum(SUIT_MASK[s] for s in range(4) if voids[k] >> s & 1) for k in range(4)
+    )
+    knowledge = Knowledge(
+        seat=seat,
+        trump=trump,
+        playing=not (deal.chooser ^ seat) & 1,
+        leader=deal.leader,
+        trick=tuple(deal.trick),
+        legal=tuple(cards_of(legal)),
+        unseen=unseen,
+        possible=possible,
+        last=len(deal.tricks) == 7,
+    )
+    return choose_card(knowledge)
 
 
 def heuristic_score(deal: Deal, seat: int) -> int:
@@ -63,4 +67,4 @@ def heuristic_score(deal: Deal, seat: int) -> int:
     return result.score[team] - result.score[1 - team]
 
 
-__all__ = ["heuristic_playout", "heuristic_score"]
+__all__ = ["heuristic_card", "heuristic_playout", "heuristic_score"]

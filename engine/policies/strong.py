@@ -22,6 +22,16 @@ for two worlds (:data:`TRUMP_SEARCH`) keeps the rule of thumb without search.
 Soft information from the bidding: a seat that named a suit it would not accept by that
 rule of thumb, or passed a suit it would accept, keeps its world only with probability
 :data:`SOFT`.
+
+Options (keyword arguments; each measured in duplicate matches against the heuristic,
+see README): ``replies`` values each card, world by world, with the opponents' replies in
+the current trick played by the heuristic's rules (:func:`.rollout.heuristic_card`, from
+their own view of that world) and the rest solved exactly, where plain sampling lets them
+reply as perfectly informed players; ``pool`` candidate worlds weighted by the likelihood
+of the other seats' plays under the heuristic (:mod:`.inference`, error rates
+``eps_opponent`` and ``eps_partner``); ``rollouts`` values every trump choice by that many
+heuristic playouts of sampled worlds (:mod:`.rollout`), keeping the rule of thumb unless
+another choice beats it by ``margin`` points.
 """
 
 from __future__ import annotations
@@ -41,7 +51,7 @@ from ..views import View
 from ..worlds import Likelihood, Worlds
 from .heuristic import accepts, choose_trump, higher, suit_score
 from .inference import PlayModel
-from .rollout import heuristic_score
+from .rollout import heuristic_card, heuristic_score
 
 DEFAULT_BUDGET = 1000  # thousands of solver nodes a decision; see README (bench/bots.py)
 MAX_WORLDS = 48  # worlds a decision at most, however cheap they are
@@ -53,6 +63,7 @@ SOFT = 0.3  # the chance a bid against the rule of thumb is kept (see module doc
 POOL = 0  # candidate worlds a decision weighted by the play model (0: no inference from play)
 EPS_OPPONENT = 0.05  # the play model's likelihood of an opponent's play off the heuristic
 EPS_PARTNER = 1.0  # the same for the partner (1.0: the partner's plays are not modelled)
+REPLIES = 0  # 1: the opponents' replies in the current trick are the heuristic's (docstring)
 
 SUIT_SYMBOLS = "♣♦♥♠"
 RANK_LABELS = ("7", "8", "9", "10", "J", "Q", "K", "A")
@@ -85,6 +96,7 @@ class StrongPolicy:
         eps_partner: float = EPS_PARTNER,
         rollouts: int = 0,
         margin: float = 0.0,
+        replies: int = REPLIES,
     ) -> None:
         if budget < 1:
             raise ValueError("the budget is at least 1 (thousand solver nodes)")
@@ -94,6 +106,7 @@ class StrongPolicy:
         self.eps_partner = eps_partner
         self.rollouts = rollouts
         self.margin = margin
+        self.replies = replies
 
     def act(self, view: View, rng: random.Random) -> Action:
         if len(view.legal) == 1:
@@ -118,13 +131,17 @@ class StrongPolicy:
         nodes = drawn = 0
         likelihood = bid_likelihood(view)
         pool, weights = self._pool(view, worlds, rng, likelihood)
+        modelled = self.replies and view.phase is Phase.PLAY and len(view.trick) in (0, 2)
         while drawn < MAX_WORLDS and (not drawn or nodes < 1000 * self.budget):
             if pool:
                 (hands,) = rng.choices(pool, cum_weights=weights)
             else:
                 (hands,) = worlds.sample(rng, 1, likelihood)
             key = tuple(hands)
-            if key not in solved:
+            if key not in solved and modelled:
+                solved[key], spent = _replied(view, worlds, hands)
+                nodes += spent
+            elif key not in solved:
                 solved[key] = solve(worlds.deal(hands))
                 nodes += last_nodes()
             for action, value in solved[key].items():
@@ -208,6 +225,28 @@ class StrongPolicy:
             values[action] = total / len(drawn)
         best = max(view.legal, key=lambda a: values[a])
         return (best if values[best] > values[rule] + self.margin else rule), values
+
+
+def _replied(view: View, worlds: Worlds, hands: list[int]) -> tuple[dict[Action, int], int]:
+    """Each legal action's value in one world when the opponents' replies in this trick
+    are the heuristic's (the rest solved exactly), and the solver nodes spent."""
+    seat = view.seat
+    assert seat is not None
+    values, nodes = {}, 0
+    for action in view.legal:
+        deal = worlds.deal(hands)
+        deal.play(action.value)
+        while deal.phase is Phase.PLAY and deal.trick and (deal.turn ^ seat) & 1:
+            deal.play(heuristic_card(deal))
+        if deal.phase is Phase.DONE:
+            assert deal.result is not None
+            score = deal.result.score
+            values[action] = score[seat & 1] - score[1 - (seat & 1)]
+            continue
+        value = solve_value(deal)
+        nodes += last_nodes()
+        values[action] = value if not (deal.turn ^ seat) & 1 else -value
+    return values, nodes
 
 
 def _clearly_better(these: list[int], those: list[int]) -> bool:
