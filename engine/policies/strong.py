@@ -31,7 +31,9 @@ reply as perfectly informed players; ``pool`` candidate worlds weighted by the l
 of the other seats' plays under the heuristic (:mod:`.inference`, error rates
 ``eps_opponent`` and ``eps_partner``); ``rollouts`` values every trump choice by that many
 heuristic playouts of sampled worlds (:mod:`.rollout`), keeping the rule of thumb unless
-another choice beats it by ``margin`` points.
+another choice beats it by ``margin`` points; ``prior`` adds that many points, over the
+square root of the worlds solved, to the heuristic's own card.  All are off by default:
+none measured stronger at the default budget (README, "Strength experiments").
 """
 
 from __future__ import annotations
@@ -49,7 +51,7 @@ from ..tables import POINTS
 from ..trick import winning_index
 from ..views import View
 from ..worlds import Likelihood, Worlds
-from .heuristic import accepts, choose_trump, higher, suit_score
+from .heuristic import HeuristicPolicy, accepts, choose_trump, higher, suit_score
 from .inference import PlayModel
 from .rollout import heuristic_card, heuristic_score
 
@@ -63,7 +65,10 @@ SOFT = 0.3  # the chance a bid against the rule of thumb is kept (see module doc
 POOL = 0  # candidate worlds a decision weighted by the play model (0: no inference from play)
 EPS_OPPONENT = 0.05  # the play model's likelihood of an opponent's play off the heuristic
 EPS_PARTNER = 1.0  # the same for the partner (1.0: the partner's plays are not modelled)
+PRIOR = 0.0  # points for the heuristic's own card, over the square root of the worlds
 REPLIES = 0  # 1: the opponents' replies in the current trick are the heuristic's (docstring)
+
+_HEURISTIC = HeuristicPolicy()  # the prior's card (it draws nothing from the rng)
 
 SUIT_SYMBOLS = "♣♦♥♠"
 RANK_LABELS = ("7", "8", "9", "10", "J", "Q", "K", "A")
@@ -97,6 +102,7 @@ class StrongPolicy:
         rollouts: int = 0,
         margin: float = 0.0,
         replies: int = REPLIES,
+        prior: float = PRIOR,
     ) -> None:
         if budget < 1:
             raise ValueError("the budget is at least 1 (thousand solver nodes)")
@@ -107,6 +113,7 @@ class StrongPolicy:
         self.rollouts = rollouts
         self.margin = margin
         self.replies = replies
+        self.prior = prior
 
     def act(self, view: View, rng: random.Random) -> Action:
         if len(view.legal) == 1:
@@ -120,11 +127,16 @@ class StrongPolicy:
         if view.phase is Phase.TRUMP:
             action, values = self._trump_choice(view, rng)
         else:
-            values = self._play_values(view, rng)
-            action = max(view.legal, key=lambda a: values[a])  # the first on ties
+            values, solved = self._play_values(view, rng)
+            bonus = dict.fromkeys(view.legal, 0.0)
+            if self.prior:  # the heuristic's card, by less the more worlds were solved
+                bonus[_HEURISTIC.act(view, rng)] = self.prior / solved**0.5
+            action = max(view.legal, key=lambda a: values[a] + bonus[a])  # the first on ties
         return Advice(action, values, reason(view, action, values))
 
-    def _play_values(self, view: View, rng: random.Random) -> dict[Action, float]:
+    def _play_values(self, view: View, rng: random.Random) -> tuple[dict[Action, float], int]:
+        """Each legal action's mean value over the worlds drawn, and how many distinct
+        worlds were solved."""
         worlds = Worlds(view)
         sums = dict.fromkeys(view.legal, 0)
         solved: dict[tuple[int, ...], dict[Action, int]] = {}
@@ -147,7 +159,7 @@ class StrongPolicy:
             for action, value in solved[key].items():
                 sums[action] += value
             drawn += 1
-        return {a: s / drawn for a, s in sums.items()}
+        return {a: s / drawn for a, s in sums.items()}, len(solved)
 
     def _pool(
         self, view: View, worlds: Worlds, rng: random.Random, likelihood: Likelihood | None

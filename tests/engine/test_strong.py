@@ -60,8 +60,9 @@ print(json.dumps([str(advice.action), {str(a): v for a, v in advice.values.items
         (Rules(roem=RoemMode.CLAIM, variant=Variant.ROTTERDAM), 5, 14, 300, {}),
         (Rules(trump_mode=TrumpMode.TURNED), 8, 20, 300, {}),
         (Rules(), 11, 0, 300, {"rollouts": 8}),  # the first bid, by heuristic playouts
-        (Rules(), 7, 13, 300, {"pool": 60}),  # inference from play
-        (Rules(trump_mode=TrumpMode.TURNED), 8, 20, 300, {"replies": 0}),  # plain sampling
+        (Rules(), 7, 13, 300, {"pool": 60, "eps_opponent": 0.02}),  # inference from play
+        (Rules(), 7, 13, 300, {"prior": 20.0}),  # the heuristic's card as a prior
+        (Rules(trump_mode=TrumpMode.TURNED), 8, 20, 300, {"replies": 1}),  # modelled replies
     ],
 )
 def test_a_decision_is_the_same_in_another_process(
