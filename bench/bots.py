@@ -33,6 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from engine import Deal, Phase, Rules
 from engine.policies import DEFAULT_BUDGET, StrongPolicy, policy
 from engine.rules import PRESETS, RoemMode, TrumpMode
+from engine.solver import solve
 from engine.views import deal_view
 
 RULESETS: tuple[tuple[str, Rules], ...] = (
@@ -45,8 +46,12 @@ RULESETS: tuple[tuple[str, Rules], ...] = (
 )
 
 
-def play(deal: Deal, strong_team: int, strong: StrongPolicy, other: str, key: str):
-    """Play ``deal`` out; the strong team's score minus the other's, and strong's times."""
+def play(
+    deal: Deal, strong_team: int, strong: StrongPolicy, other: str, key: str, cheat: bool = False
+):
+    """Play ``deal`` out; the strong team's score minus the other's, and strong's times.
+    With ``cheat`` (a ceiling, not a player), strong's cards and roem decisions are the
+    exact solver's best on the real deal, all hands seen; its trump choice is its own."""
     opponent = policy(other)
     times = []
     number = 0
@@ -56,7 +61,11 @@ def play(deal: Deal, strong_team: int, strong: StrongPolicy, other: str, key: st
         rng = random.Random(f"{key}/{number}")
         if seat & 1 == strong_team:
             start = time.process_time()
-            action = strong.act(view, rng)
+            if cheat and view.phase is not Phase.TRUMP and len(view.legal) > 1:
+                values = solve(deal)
+                action = max(view.legal, key=lambda a: values[a])
+            else:
+                action = strong.act(view, rng)
             if len(view.legal) > 1:
                 times.append(time.process_time() - start)
         else:
@@ -68,18 +77,23 @@ def play(deal: Deal, strong_team: int, strong: StrongPolicy, other: str, key: st
     return score[strong_team] - score[1 - strong_team], times
 
 
-def pair(task: tuple[int, int, str, int]) -> tuple[int, str, float, list[float]]:
+def pair(task: tuple[int, int, str, int, dict]) -> tuple[int, str, float, list[float]]:
     """One duplicate deal pair: its rules label, the mean difference a deal, strong's times."""
-    seed, number, other, budget = task
+    seed, number, other, budget, options = task
     label, rules = RULESETS[number % len(RULESETS)]
-    strong = StrongPolicy(budget)
+    options = dict(options)
+    cheat = bool(options.pop("cheat", 0))
+    strong = StrongPolicy(budget, **options)
     total, times = 0, []
     for team in (0, 1):
         deal = Deal.shuffled(rules, seed, number, number & 3)
-        diff, spent = play(deal, team, strong, other, f"{seed}/{number}/{team}")
+        diff, spent = play(deal, team, strong, other, f"{seed}/{number}/{team}", cheat)
         total += diff
         times += spent
     return number, label, total / 2, times
+
+
+keep_diffs = False
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -87,15 +101,31 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else 0.0
 
 
-def run(pairs: int, seed: int, other: str, budget: int, workers: int, minutes: float) -> dict:
-    """Play ``pairs`` deal pairs, or the first ones of them that finish within ``minutes``
-    of wall clock (the bench's own limit: the players never see a clock)."""
-    tasks = [(seed, number, other, budget) for number in range(pairs)]
+def run(
+    pairs: int,
+    seed: int,
+    other: str,
+    budget: int,
+    workers: int,
+    minutes: float,
+    options: dict | None = None,
+    first: int = 0,
+    log: str | None = None,
+) -> dict:
+    """Play ``pairs`` deal pairs (numbered from ``first``), or the first ones of them that
+    finish within ``minutes`` of wall clock (the bench's own limit: the players never see
+    a clock); ``options`` are StrongPolicy's keyword arguments; ``log`` names a file that
+    gets one JSON line a finished pair (number, rules, difference, decision times)."""
+    options = options or {}
+    tasks = [(seed, number, other, budget, options) for number in range(first, first + pairs)]
     start = time.perf_counter()
     results = []
     with multiprocessing.get_context("fork").Pool(workers) as pool:
         for result in pool.imap(pair, tasks, chunksize=1):  # in order: a prefix of the pairs
             results.append(result)
+            if log:
+                with open(log, "a") as out:
+                    out.write(json.dumps(result) + "\n")
             if time.perf_counter() - start > 60 * minutes:
                 pool.terminate()
                 break
@@ -121,6 +151,8 @@ def run(pairs: int, seed: int, other: str, budget: int, workers: int, minutes: f
     return {
         "against": other,
         "budget": budget,
+        "options": options,
+        "first": first,
         "pairs": len(diffs),
         "points_per_deal": round(mean, 1),
         "ci95": [round(mean - half, 1), round(mean + half, 1)],
@@ -130,6 +162,7 @@ def run(pairs: int, seed: int, other: str, budget: int, workers: int, minutes: f
         "p95_ms": round(1000 * percentile(times, 0.95), 2),
         "mean_ms": round(1000 * statistics.fmean(times), 2) if times else 0.0,
         "wall_s": round(elapsed, 1),
+        "diffs": [d for _, _, d, _ in results] if keep_diffs else None,
     }
 
 
@@ -144,14 +177,36 @@ def main() -> None:
         help="strong budgets (thousand solver nodes), N,M,...",
     )
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--first", type=int, default=0, help="number of the first deal pair")
+    parser.add_argument(
+        "--options", default="", help="StrongPolicy keyword arguments, k=v,k=v (numbers)"
+    )
+    parser.add_argument("--diffs", action="store_true", help="list each pair's difference")
+    parser.add_argument("--log", help="append each finished pair to this file (JSON lines)")
     parser.add_argument(
         "--minutes", type=float, default=math.inf, help="stop a run after this much wall clock"
     )
     args = parser.parse_args()
+    options = {
+        k: float(v) if "." in v else int(v)
+        for k, v in (item.split("=") for item in args.options.split(",") if item)
+    }
+    global keep_diffs
+    keep_diffs = args.diffs
     runs = []
     for other in args.against.split(","):
         for budget in map(int, args.budget.split(",")):
-            result = run(args.pairs, args.seed, other, budget, args.workers, args.minutes)
+            result = run(
+                args.pairs,
+                args.seed,
+                other,
+                budget,
+                args.workers,
+                args.minutes,
+                options,
+                args.first,
+                args.log,
+            )
             runs.append(result)
             print(
                 f"strong({budget}) vs {other}: {result['points_per_deal']:+.1f} points a deal "

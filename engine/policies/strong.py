@@ -22,6 +22,18 @@ for two worlds (:data:`TRUMP_SEARCH`) keeps the rule of thumb without search.
 Soft information from the bidding: a seat that named a suit it would not accept by that
 rule of thumb, or passed a suit it would accept, keeps its world only with probability
 :data:`SOFT`.
+
+Options (keyword arguments; each measured in duplicate matches against the heuristic,
+see README): ``replies`` values each card, world by world, with the opponents' replies in
+the current trick played by the heuristic's rules (:func:`.rollout.heuristic_card`, from
+their own view of that world) and the rest solved exactly, where plain sampling lets them
+reply as perfectly informed players; ``pool`` candidate worlds weighted by the likelihood
+of the other seats' plays under the heuristic (:mod:`.inference`, error rates
+``eps_opponent`` and ``eps_partner``); ``rollouts`` values every trump choice by that many
+heuristic playouts of sampled worlds (:mod:`.rollout`), keeping the rule of thumb unless
+another choice beats it by ``margin`` points; ``prior`` adds that many points, over the
+square root of the worlds solved, to the heuristic's own card.  All are off by default:
+none measured stronger at the default budget (README, "Strength experiments").
 """
 
 from __future__ import annotations
@@ -39,7 +51,9 @@ from ..tables import POINTS
 from ..trick import winning_index
 from ..views import View
 from ..worlds import Likelihood, Worlds
-from .heuristic import accepts, choose_trump, higher, suit_score
+from .heuristic import HeuristicPolicy, accepts, choose_trump, higher, suit_score
+from .inference import PlayModel
+from .rollout import heuristic_card, heuristic_score
 
 DEFAULT_BUDGET = 1000  # thousands of solver nodes a decision; see README (bench/bots.py)
 MAX_WORLDS = 48  # worlds a decision at most, however cheap they are
@@ -48,6 +62,13 @@ TRUMP_WORLDS = 2  # and at least two worlds, so that a difference has a standard
 TRUMP_SEARCH = 8000  # below this many thousand nodes (about two worlds), no trump search
 CONFIDENCE = 2.0  # standard errors by which the search must beat the rule of thumb
 SOFT = 0.3  # the chance a bid against the rule of thumb is kept (see module docstring)
+POOL = 0  # candidate worlds a decision weighted by the play model (0: no inference from play)
+EPS_OPPONENT = 0.05  # the play model's likelihood of an opponent's play off the heuristic
+EPS_PARTNER = 1.0  # the same for the partner (1.0: the partner's plays are not modelled)
+PRIOR = 0.0  # points for the heuristic's own card, over the square root of the worlds
+REPLIES = 0  # 1: the opponents' replies in the current trick are the heuristic's (docstring)
+
+_HEURISTIC = HeuristicPolicy()  # the prior's card (it draws nothing from the rng)
 
 SUIT_SYMBOLS = "♣♦♥♠"
 RANK_LABELS = ("7", "8", "9", "10", "J", "Q", "K", "A")
@@ -71,10 +92,28 @@ class StrongPolicy:
 
     name = "strong"
 
-    def __init__(self, budget: int = DEFAULT_BUDGET) -> None:
+    def __init__(
+        self,
+        budget: int = DEFAULT_BUDGET,
+        *,
+        pool: int = POOL,
+        eps_opponent: float = EPS_OPPONENT,
+        eps_partner: float = EPS_PARTNER,
+        rollouts: int = 0,
+        margin: float = 0.0,
+        replies: int = REPLIES,
+        prior: float = PRIOR,
+    ) -> None:
         if budget < 1:
             raise ValueError("the budget is at least 1 (thousand solver nodes)")
         self.budget = budget
+        self.pool = pool
+        self.eps_opponent = eps_opponent
+        self.eps_partner = eps_partner
+        self.rollouts = rollouts
+        self.margin = margin
+        self.replies = replies
+        self.prior = prior
 
     def act(self, view: View, rng: random.Random) -> Action:
         if len(view.legal) == 1:
@@ -88,31 +127,67 @@ class StrongPolicy:
         if view.phase is Phase.TRUMP:
             action, values = self._trump_choice(view, rng)
         else:
-            values = self._play_values(view, rng)
-            action = max(view.legal, key=lambda a: values[a])  # the first on ties
+            values, solved = self._play_values(view, rng)
+            bonus = dict.fromkeys(view.legal, 0.0)
+            if self.prior:  # the heuristic's card, by less the more worlds were solved
+                bonus[_HEURISTIC.act(view, rng)] = self.prior / solved**0.5
+            action = max(view.legal, key=lambda a: values[a] + bonus[a])  # the first on ties
         return Advice(action, values, reason(view, action, values))
 
-    def _play_values(self, view: View, rng: random.Random) -> dict[Action, float]:
+    def _play_values(self, view: View, rng: random.Random) -> tuple[dict[Action, float], int]:
+        """Each legal action's mean value over the worlds drawn, and how many distinct
+        worlds were solved."""
         worlds = Worlds(view)
         sums = dict.fromkeys(view.legal, 0)
         solved: dict[tuple[int, ...], dict[Action, int]] = {}
         nodes = drawn = 0
         likelihood = bid_likelihood(view)
+        pool, weights = self._pool(view, worlds, rng, likelihood)
+        modelled = self.replies and view.phase is Phase.PLAY and len(view.trick) in (0, 2)
         while drawn < MAX_WORLDS and (not drawn or nodes < 1000 * self.budget):
-            (hands,) = worlds.sample(rng, 1, likelihood)
+            if pool:
+                (hands,) = rng.choices(pool, cum_weights=weights)
+            else:
+                (hands,) = worlds.sample(rng, 1, likelihood)
             key = tuple(hands)
-            if key not in solved:
+            if key not in solved and modelled:
+                solved[key], spent = _replied(view, worlds, hands)
+                nodes += spent
+            elif key not in solved:
                 solved[key] = solve(worlds.deal(hands))
                 nodes += last_nodes()
             for action, value in solved[key].items():
                 sums[action] += value
             drawn += 1
-        return {a: s / drawn for a, s in sums.items()}
+        return {a: s / drawn for a, s in sums.items()}, len(solved)
+
+    def _pool(
+        self, view: View, worlds: Worlds, rng: random.Random, likelihood: Likelihood | None
+    ) -> tuple[list[list[int]], list[float]]:
+        """Candidate worlds drawn uniformly and their cumulative weights under the bids'
+        and the play model's likelihood (empty: no play to learn from)."""
+        seat = view.seat
+        assert seat is not None
+        eps = {s: self.eps_partner if s == seat ^ 2 else self.eps_opponent for s in range(4)}
+        if not self.pool or (not view.tricks and not view.trick) or min(eps.values()) >= 1.0:
+            return [], []
+        model = PlayModel(view, eps)
+        pool = [worlds.hands(rng) for _ in range(self.pool)]
+        cum, total = [], 0.0
+        for hands in pool:
+            start = worlds.start_hands(hands)
+            total += model(start) * (likelihood(start) if likelihood else 1.0)
+            cum.append(total)
+        if not total:
+            return [], []
+        return pool, cum
 
     def _trump_choice(self, view: View, rng: random.Random) -> tuple[Action, dict[Action, float]]:
         seat = view.seat
         assert seat is not None
         choice = choose_trump(view.hand, view.legal)
+        if self.rollouts:
+            return self._rollout_choice(view, rng, choice)
         budget = 1000 * TRUMP_FACTOR * self.budget
         if budget < 1000 * TRUMP_SEARCH:
             return choice, {}
@@ -142,6 +217,48 @@ class StrongPolicy:
         if best != choice and _clearly_better(found[best], found[choice]):
             choice = best
         return choice, values
+
+    def _rollout_choice(
+        self, view: View, rng: random.Random, rule: Action
+    ) -> tuple[Action, dict[Action, float]]:
+        """Each trump choice valued by playing the deal out with the heuristic in the same
+        sampled worlds; the rule of thumb's choice unless another beats it by ``margin``."""
+        seat = view.seat
+        assert seat is not None
+        worlds = Worlds(view)
+        drawn = worlds.sample(rng, self.rollouts, bid_likelihood(view))
+        values = {}
+        for action in view.legal:
+            total = 0
+            for hands in drawn:
+                deal = worlds.deal(hands)
+                deal.apply(seat, action)
+                total += heuristic_score(deal, seat)
+            values[action] = total / len(drawn)
+        best = max(view.legal, key=lambda a: values[a])
+        return (best if values[best] > values[rule] + self.margin else rule), values
+
+
+def _replied(view: View, worlds: Worlds, hands: list[int]) -> tuple[dict[Action, int], int]:
+    """Each legal action's value in one world when the opponents' replies in this trick
+    are the heuristic's (the rest solved exactly), and the solver nodes spent."""
+    seat = view.seat
+    assert seat is not None
+    values, nodes = {}, 0
+    for action in view.legal:
+        deal = worlds.deal(hands)
+        deal.play(action.value)
+        while deal.phase is Phase.PLAY and deal.trick and (deal.turn ^ seat) & 1:
+            deal.play(heuristic_card(deal))
+        if deal.phase is Phase.DONE:
+            assert deal.result is not None
+            score = deal.result.score
+            values[action] = score[seat & 1] - score[1 - (seat & 1)]
+            continue
+        value = solve_value(deal)
+        nodes += last_nodes()
+        values[action] = value if not (deal.turn ^ seat) & 1 else -value
+    return values, nodes
 
 
 def _clearly_better(these: list[int], those: list[int]) -> bool:

@@ -46,29 +46,35 @@ from engine.views import deal_view
 from tests.engine.test_strong import heuristic_position
 rules, seed, steps = Rules.from_dict(json.loads(sys.argv[1])), int(sys.argv[2]), int(sys.argv[3])
 deal = heuristic_position(rules, seed, steps)
-budget = int(sys.argv[5])
-advice = StrongPolicy(budget).advise(deal_view(deal, deal.turn), random.Random(sys.argv[4]))
+budget, options = int(sys.argv[5]), json.loads(sys.argv[6])
+policy = StrongPolicy(budget, **options)
+advice = policy.advise(deal_view(deal, deal.turn), random.Random(sys.argv[4]))
 print(json.dumps([str(advice.action), {str(a): v for a, v in advice.values.items()}]))
 """
 
 
 @pytest.mark.parametrize(
-    ("rules", "seed", "steps", "budget"),
+    ("rules", "seed", "steps", "budget", "options"),
     [
-        (Rules(), 11, 0, 2000),  # the first bid, searched
-        (Rules(roem=RoemMode.CLAIM, variant=Variant.ROTTERDAM), 5, 14, 300),
-        (Rules(trump_mode=TrumpMode.TURNED), 8, 20, 300),
+        (Rules(), 11, 0, 2000, {}),  # the first bid, searched
+        (Rules(roem=RoemMode.CLAIM, variant=Variant.ROTTERDAM), 5, 14, 300, {}),
+        (Rules(trump_mode=TrumpMode.TURNED), 8, 20, 300, {}),
+        (Rules(), 11, 0, 300, {"rollouts": 8}),  # the first bid, by heuristic playouts
+        (Rules(), 7, 13, 300, {"pool": 60, "eps_opponent": 0.02}),  # inference from play
+        (Rules(), 7, 13, 300, {"prior": 20.0}),  # the heuristic's card as a prior
+        (Rules(trump_mode=TrumpMode.TURNED), 8, 20, 300, {"replies": 1}),  # modelled replies
     ],
 )
 def test_a_decision_is_the_same_in_another_process(
-    rules: Rules, seed: int, steps: int, budget: int
+    rules: Rules, seed: int, steps: int, budget: int, options: dict
 ) -> None:
     deal = heuristic_position(rules, seed, steps)
     view = deal_view(deal, deal.turn)
-    advice = StrongPolicy(budget).advise(view, random.Random("room-1/42"))
+    advice = StrongPolicy(budget, **options).advise(view, random.Random("room-1/42"))
     assert advice.values
     here = [str(advice.action), {str(a): v for a, v in advice.values.items()}]
     args = [json.dumps(rules.to_dict()), str(seed), str(steps), "room-1/42", str(budget)]
+    args.append(json.dumps(options))
     out = subprocess.run(
         [sys.executable, "-c", ADVICE_SCRIPT, *args],
         cwd=ROOT,
@@ -78,7 +84,7 @@ def test_a_decision_is_the_same_in_another_process(
         check=True,
     )
     assert json.loads(out.stdout) == here
-    again = StrongPolicy(budget).advise(view, random.Random("room-1/42"))
+    again = StrongPolicy(budget, **options).advise(view, random.Random("room-1/42"))
     assert again == advice
 
 
