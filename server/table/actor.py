@@ -58,7 +58,7 @@ class Step:
 
 
 SUMMARY_CHANGES = frozenset(
-    {"created", "seat", "ready", "start", "away", "closed", "seen", "resumed"}
+    {"created", "seat", "ready", "start", "away", "closed", "seen", "resumed", "owner"}
 )
 CHAT_KEPT = 30  # chat lines a room keeps for the snapshot of a (re)joining member
 
@@ -413,8 +413,10 @@ class RoomActor(Actor):
             for step in self.history:
                 if step.version > since:
                     current = step.version == self.room.version
-                    frame = encode(self._update(step, seat, current))
-                    peer.deliver(self.room.id, step.version, frame)
+                    update = self._update(step, seat, current)
+                    if current:  # the last one says how the room stands now
+                        update["room"] = self.summary()
+                    peer.deliver(self.room.id, step.version, encode(update))
         else:
             frame = encode(self.snapshot(seat, peer.player_id))
             peer.deliver(self.room.id, self.room.version, frame, snapshot=True)

@@ -2,7 +2,8 @@
 
 ``created`` opens every log; ``seat`` (a player, a CPU, or nobody takes a seat), ``ready``,
 ``start``, ``act`` (by ``player``, ``timeout`` or ``cpu``), ``away`` (or back), ``seen`` and
-``resumed`` (the pause between two deals) and ``closed`` follow.  :func:`decode` reads what
+``resumed`` (the pause between two deals), ``owner`` (an open room passed on) and ``closed``
+follow.  :func:`decode` reads what
 :meth:`to_dict` wrote, and logs written before the entries were typed, or before CPUs had
 levels (their CPUs played ``heuristic``).
 """
@@ -162,9 +163,20 @@ class Resumed:
         return {"t": self.tag}
 
 
-Entry = Created | Seated | Readied | Started | Acted | Away | Closed | Seen | Resumed
+@dataclass(frozen=True, slots=True)
+class Owned:
+    """The open room is ``player``'s now (its owner left it)."""
+
+    tag: ClassVar[str] = "owner"
+    player: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"t": self.tag, "player": self.player}
+
+
+Entry = Created | Seated | Readied | Started | Acted | Away | Closed | Seen | Resumed | Owned
 _SIMPLE: dict[str, Any] = {
-    c.tag: c for c in (Seated, Readied, Started, Acted, Away, Closed, Seen, Resumed)
+    c.tag: c for c in (Seated, Readied, Started, Acted, Away, Closed, Seen, Resumed, Owned)
 }
 
 

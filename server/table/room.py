@@ -12,8 +12,9 @@ Transitions, in one table (command: entries written | refusals)::
 
     take_seat(p, s)   [Seated(old, None) +] Seated(s, p)  (a move, for one seated already)
                                                   | room_started already_seated seat_taken
-    leave(p)          Seated(s, None) [+ Closed]  | not_seated match_running
-                      (Closed when it leaves an open room with no player seated)
+    leave(p)          Seated(s, None) [+ Closed | Owned(h)]  | not_seated match_running
+                      (Closed when it leaves an open room with no player seated; an owner
+                      who leaves passes the room to h, the next player seated clockwise)
     add_cpu(p, s, l)  Seated(s, cpu, l)           | not_owner room_started seat_taken
     remove(p, s)      Seated(s, None)             | not_owner room_started seat_empty
                                                     cannot_remove_self
@@ -67,6 +68,7 @@ from .entries import (
     Closed,
     Created,
     Entry,
+    Owned,
     Readied,
     Resumed,
     Seated,
@@ -247,9 +249,11 @@ class Room:
         if self.status == PLAYING:
             raise RoomError("match_running", "the match is running; your seat stays yours")
         entries: list[Entry] = [Seated(seat, None)]
-        others = (s for i, s in enumerate(self.seats) if i != seat)
-        if self.status == OPEN and all(s.player is None for s in others):
+        heir = self._heir(seat)
+        if self.status == OPEN and heir is None:
             entries.append(Closed())
+        elif self.status == OPEN and player == self.owner:
+            entries.append(Owned(heir))  # type: ignore[arg-type]
         return entries
 
     def add_cpu(self, player: str, seat: int, level: str = DEFAULT_LEVEL) -> list[Entry]:
@@ -412,6 +416,15 @@ class Room:
             return Resumed()
         return None
 
+    def _heir(self, seat: int) -> str | None:
+        """Who takes an open room its owner leaves from ``seat``: the next player seated
+        clockwise (None: nobody is)."""
+        for step in (1, 2, 3):
+            heir = self.seats[(seat + step) % 4].player
+            if heir is not None:
+                return heir
+        return None
+
     def _watchers(self) -> frozenset[int] | None:
         """The seats a pause between deals waits for: its players, not away (None: nobody,
         no pause)."""
@@ -482,6 +495,8 @@ class Room:
                     self.waiting -= {index}
             case Resumed():
                 self.waiting = None
+            case Owned(player=player):
+                self.owner = player
             case Closed():
                 self.status = CLOSED
             case _:

@@ -223,6 +223,9 @@ class Rooms:
 
     async def absent(self, key: str, peer: Peer, m: Any) -> None:
         if isinstance(m, p.Act | p.Back | p.Continue | p.Chat | p.Hint):
+            row = await self.store.room(key)
+            if row is not None and row.status not in LIVE:
+                raise p.ProtocolError("room_closed", f"room {key!r} has ended ({row.status})")
             raise p.ProtocolError("not_a_member", f"join, watch or resume room {key!r} first")
         if isinstance(m, p.TakeSeat | p.Watch) and m.invite_code is not None:
             raise p.ProtocolError("bad_invite", "no open room has that invite code")

@@ -618,6 +618,19 @@ async def deal_pause(tmp_path: Path) -> None:
         await refused(player, early, "deal_pause", t.others(player), t.state)
 
 
+@provokes("room_closed")
+async def room_closed(tmp_path: Path) -> None:
+    async with server(tmp_path) as h:
+        t = await playing(h)  # one deal
+        room_id = t.room_id
+        await play_until(t.players, room_id, lambda: t.players[0].tables[room_id].over)
+        for player in t.players:
+            await drain(player)
+        for message in ({"type": "chat", "room_id": room_id, "text": "gg"},
+                        {"type": "back", "room_id": room_id}, t.act("pass")):  # fmt: skip
+            await refused(t.players[0], message, "room_closed", t.others(t.players[0]))
+
+
 @provokes("no_such_match")
 async def no_such_match(tmp_path: Path) -> None:
     async with server(tmp_path) as h:

@@ -53,7 +53,6 @@ SERVER_TYPES = {
 # document gives (in §7 and under §11's table): a client never receives them in practice.
 NOT_TABLED = {
     "game_over": "the engine's; a room refuses an action on an ended match first",
-    "room_closed": "only in a race at shutdown",
     "tournament_closed": "only in a race at shutdown",
     "bad_format": "scheduling only; the command line checks its arguments first",
     "bad_repeat": "scheduling only; the command line checks its arguments first",

@@ -24,6 +24,7 @@ from server.table.entries import (
     Closed,
     Created,
     Entry,
+    Owned,
     Readied,
     Resumed,
     Seated,
@@ -644,3 +645,27 @@ def test_a_log_written_without_pauses_plays_through_them_and_cpus_decide_alike()
     assert again.waiting is None
     for entry in (Seen(2), Resumed()):
         assert decode(entry.to_dict()) == entry
+
+
+def test_an_owner_who_leaves_passes_the_room_to_the_next_player_clockwise() -> None:
+    room = build(Seated(0, OWNER), Seated(2, "p2"), Seated(3, "p3"))
+    for entry in room.leave(OWNER):
+        room.apply(entry)
+    assert room.owner == "p2" and room.summary({})["owner"] == "p2"
+    assert room.add_cpu("p2", 1) == [Seated(1, None, cpu=True, level="strong")]
+    with pytest.raises(RoomError, match="owner"):
+        room.add_cpu(OWNER, 1)
+    room.apply(Seated(0, "p0b"))  # someone sits in the seat left: p2 stays the owner
+    assert room.owner == "p2"
+    moved = build(Seated(1, OWNER), Seated(3, "p3"))
+    for entry in moved.take_seat(OWNER, 2):  # a move keeps the room the mover's
+        moved.apply(entry)
+    assert moved.owner == OWNER
+    alone = build(Seated(0, OWNER))
+    for entry in alone.leave(OWNER):
+        alone.apply(entry)
+    assert alone.status == CLOSED and alone.owner == OWNER
+    log = [Created(OWNER, "table", Rules(), 30, False, None, 7), Seated(0, OWNER),
+           Seated(2, "p2"), *build(Seated(0, OWNER), Seated(2, "p2")).leave(OWNER)]  # fmt: skip
+    assert log[-1] == Owned("p2") and decode(log[-1].to_dict()) == log[-1]
+    assert Room.from_log(room.id, log).owner == "p2"  # a replay agrees

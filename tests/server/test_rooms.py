@@ -529,3 +529,18 @@ async def test_an_open_room_its_players_left_closes_after_a_while(harness: Harne
     back = await harness.client()
     welcome = await back.hello(token=bob.token)
     assert welcome["rooms"] == []  # no seat held in a closed room
+
+
+async def test_an_owner_who_leaves_passes_the_room_on(harness: Harness) -> None:
+    ann, bob, cas = [await harness.client(n) for n in ("ann", "bob", "cas")]
+    room_id = (await create(ann))["room_id"]
+    await take(cas, 3, room_id=room_id)
+    await take(bob, 2, room_id=room_id)
+    await ann.send({"type": "leave_room", "room_id": room_id})
+    owned = await bob.next("update", kind="owner")
+    assert owned["room"]["owner"] == bob.player_id  # seat 2 is the next one clockwise
+    assert owned["room"]["owner_nickname"] == "bob"
+    await refused(cas, {"type": "add_cpu", "room_id": room_id, "seat": 0}, "not_owner")
+    await bob.send({"type": "add_cpu", "room_id": room_id, "seat": 0})
+    added = await cas.next("update", kind="seat", seat=0)
+    assert added["room"]["seats"][0]["cpu"] is True

@@ -198,3 +198,23 @@ async def test_between_deals_the_room_waits_for_its_players(tmp_path: Path, data
         h.advance(0.2)
         resumed = await players[0].next("update", kind="resumed")
         assert resumed["version"] == version + 1 and resumed["room"]["pause"] is None
+
+
+async def test_updates_replayed_by_resume_carry_the_room_where_it_changed_and_now(
+    harness: Harness,
+) -> None:
+    room_id, players = await harness.table("a", "b", "c", "d", rules={"deals": 1})
+    for _ in range(3):
+        await act_once(players, room_id)
+    await settle(players)
+    table = players[0].tables[room_id]
+    start = table.version - 8  # back to before the start: seat, ready and start updates
+    await players[0].send({"type": "resume", "room_id": room_id, "version": start})
+    replayed = []
+    while len(replayed) < table.version - start:
+        replayed.append(await players[0].next("update"))
+    assert [u["version"] for u in replayed] == list(range(start + 1, table.version + 1))
+    for update in replayed[:-1]:
+        assert ("room" in update) == (update["kind"] in ("seat", "ready", "start")), update
+    now = await room_now(players[1], room_id)
+    assert replayed[-1]["kind"] == "act" and replayed[-1]["room"] == now["room"]
