@@ -10,6 +10,7 @@ import unicodedata
 from ..ids import hash_token, new_id, new_token
 from ..protocol import ProtocolError
 from ..store.base import PlayerRow, Store
+from ..text import check_name
 
 NICKNAME_LENGTH = (2, 24)
 _NICKNAME = re.compile(r"^[\w'.-]+( [\w'.-]+)*$")  # words of letters, digits, _ ' . -
@@ -52,10 +53,11 @@ class Identity:
             return player, None
         if nickname is None or not nickname.strip():
             raise ProtocolError("invalid_field", "nickname: a new player needs a nickname")
-        if await self.store.nickname_claimed(nickname_key(nickname.strip())):
-            raise ProtocolError("nickname_taken", f"{nickname.strip()!r} is another player's")
+        nickname = check_name(nickname, "a nickname", NICKNAME_LENGTH[1], "bad_nickname")
+        if await self.store.nickname_claimed(nickname_key(nickname)):
+            raise ProtocolError("nickname_taken", f"{nickname!r} is another player's")
         token = new_token()
-        player = PlayerRow(new_id("p"), nickname.strip(), hash_token(token), self._wall())  # type: ignore[operator]
+        player = PlayerRow(new_id("p"), nickname, hash_token(token), self._wall())  # type: ignore[operator]
         await self.store.add_player(player)
         self.nicknames[player.id] = player.nickname
         return player, token

@@ -31,7 +31,6 @@ entered it (its ``id``), which never changes.
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -42,6 +41,7 @@ from engine.scoring import extra_deal, match_over, match_winner, score_deal
 from engine.tables import DEAL_POINTS
 
 from ..errors import Refused
+from ..text import check_name as text_name
 from .entries import (
     Change,
     Continued,
@@ -60,7 +60,6 @@ from .entries import (
 MAX_ROEM = 1000  # a team's roem in one deal, at most (far above what eight tricks can hold)
 NAME_LENGTH = 24  # a team's or a player's name, at most
 ROEM_STEPS = (20, 50, 100, 200)  # the roem a phone offers to add with one tap (stuk is 20)
-_REFUSED = ("Cc", "Cf", "Co", "Cn")  # control, format (bidi, zero-width), private, unassigned
 
 
 class SheetError(Refused):
@@ -68,15 +67,8 @@ class SheetError(Refused):
 
 
 def check_name(text: str, what: str) -> str:
-    """``text`` as a team's or player's name (NFC, spaces trimmed and single), or
-    ``bad_name``: empty, too long, or holding control, format or bidirectional characters
-    (which could make one name pose as another)."""
-    name = " ".join(unicodedata.normalize("NFC", text).split())
-    if not 1 <= len(name) <= NAME_LENGTH:
-        raise SheetError("bad_name", f"{what} has 1 to {NAME_LENGTH} characters")
-    if any(unicodedata.category(c) in _REFUSED for c in name):
-        raise SheetError("bad_name", f"{what} may not hold control or invisible characters")
-    return name
+    """``text`` as a team's or player's name, or ``bad_name`` (see :mod:`server.text`)."""
+    return text_name(text, what, NAME_LENGTH)
 
 
 def created(

@@ -18,6 +18,7 @@ from ..ids import new_id, new_invite_code, normalize_code
 from ..levels import TAKEOVER_LEVEL
 from ..router import ROOM, Ref
 from ..store.base import RoomRow
+from ..text import check_name, clean_chat
 from . import entries
 from .actor import RoomActor
 from .room import LIVE, OPEN, Room
@@ -51,7 +52,8 @@ class Rooms:
         except NotationError as err:
             raise p.ProtocolError("invalid_field", f"rules: {err}") from None
         code = new_invite_code() if m.private else None
-        name = m.name or f"{peer.nickname}'s table"
+        name = check_name(m.name, "a table's name", p.NAME_LENGTH) if m.name else None
+        name = name or f"{peer.nickname}'s table"
         rated = not m.private if m.rated is None else m.rated  # public rooms by default
         first = entries.Created(
             peer.player_id, name, rules, m.move_seconds, m.private, code, secrets.randbits(62),
@@ -200,7 +202,8 @@ class Rooms:
             case p.Continue():
                 await actor.call(lambda: actor.continue_(peer))
             case p.Chat():
-                await actor.call(lambda: actor.chat(peer, m.text))
+                line = clean_chat(m.text)
+                await actor.call(lambda: actor.chat(peer, line))
             case p.Hint():
                 await self.hint(actor, peer, m.ref)
             case _:

@@ -353,6 +353,22 @@ async def rate_limited(tmp_path: Path) -> None:
         assert await drain(ann) == [], "the dropped chat reached the room"  # ann's last token
 
 
+@provokes("empty_chat")
+async def empty_chat(tmp_path: Path) -> None:
+    async with server(tmp_path) as h:
+        r = await open_room(h)
+        invisible = {"type": "chat", "room_id": r.room_id, "text": "\u200b\u202e\u2066"}
+        await refused(r.ann, invisible, "empty_chat", r.others(r.ann), r.state)
+
+
+@provokes("bad_name")
+async def bad_table_name(tmp_path: Path) -> None:
+    async with server(tmp_path) as h:
+        ann, bob = await h.client("ann"), await h.client("bob")
+        spoof = {"type": "create_room", "name": "bob's table\u202e"}
+        await refused(ann, spoof, "bad_name", (bob,))
+
+
 @provokes("chat_rate_limited")
 async def chat_rate_limited(tmp_path: Path) -> None:
     async with server(tmp_path, chat_rate=1e-6, chat_burst=2) as h:
