@@ -436,7 +436,12 @@ class ServerHandle:
         log_file = open(log_path, "w")  # noqa: SIM115 (closed in stop)
         # The simulated players never look at a deal's result: no pause between deals
         # (unless the environment sets one), so a table's pace is its players' alone.
-        env = {"KLAVERJAS_DEAL_PAUSE": "0", **(os.environ if env is None else env)}
+        env = {
+            "KLAVERJAS_DEAL_PAUSE": "0",
+            "KLAVERJAS_MAX_PER_ADDRESS": "1000000",  # every simulated player is on loopback
+            "KLAVERJAS_MAX_CONNECTIONS": "1000000",
+            **(os.environ if env is None else env),
+        }
         proc = await asyncio.create_subprocess_exec(
             sys.executable, *prefix, *serve, cwd=ROOT, stdout=asyncio.subprocess.PIPE,
             stderr=log_file, env=env,

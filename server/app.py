@@ -26,10 +26,11 @@ from .daily import Daily
 from .endpoints import Endpoints
 from .events import Events
 from .journal import Journal
+from .limits import Connections, FailedAttempts
 from .lobby import Identity, Lobby
 from .logs import log
 from .metrics import Metrics
-from .peer import CLOSE_RESTART
+from .peer import CLOSE_POLICY, CLOSE_RESTART, CLOSE_TRY_LATER
 from .players.service import Players
 from .ports import Ports
 from .review import Reviews
@@ -86,6 +87,7 @@ class Server:
         self.session = Session(
             self.router, self.lobby, self.identity, self.rooms, store, self.daily, reviews,
             rematches, self.players, self.sheets,
+            FailedAttempts(settings.attempts, settings.attempts_window, clock.now),
         )  # fmt: skip
         self.http = Endpoints(
             self.router, self.metrics, store, self.daily, self.players, self.sheets,
@@ -97,6 +99,7 @@ class Server:
         )
         self.ws: WsServer | None = None
         self.clients: set[Client] = set()
+        self.connections = Connections(settings.max_per_address, settings.max_connections)
         self._stopped = False
         self._poller: asyncio.Task[None] | None = None
 
@@ -173,14 +176,27 @@ class Server:
 
     async def _handler(self, ws: ServerConnection) -> None:
         client = Client(ws, self.settings, self.clock.now, self.metrics)
+        if not self.connections.admit(client.address):
+            client.close(CLOSE_TRY_LATER, "too many connections: try again later")
+            await client.finish()
+            return
         if self.cluster is not None:
             self.cluster.connected(client)
         self.clients.add(client)
         self.metrics.connections.inc()
+        deadline = self.clock.sleep_until(self.clock.now() + self.settings.hello_timeout)
+        deadline.add_done_callback(lambda _: self._hello_late(client))
         try:
             await self.session.serve(client)
         finally:
+            deadline.cancel()
+            self.connections.release(client.address)
             self.clients.discard(client)
             self.metrics.connections.dec()
             if self.cluster is not None:
                 self.cluster.disconnected(client)
+
+    def _hello_late(self, client: Client) -> None:
+        """A connection that has not said hello in time is let go."""
+        if not client.identified and client in self.clients:
+            client.close(CLOSE_POLICY, "no hello in time")

@@ -29,6 +29,12 @@ class Settings:
     away_after: int = 2  # timeouts in a row that mark a seat away
     deal_pause: float = 8.0  # seconds between deals for the players to see the result; 0: none
     abandon_after: float = 120.0  # seconds an open room's seated players may all be gone
+    hello_timeout: float = 10.0  # seconds a new connection has to say hello
+    max_connections: int = 10_000  # connections this node holds at once
+    max_per_address: int = 20  # connections one client address may hold at once
+    attempts: int = 10  # wrong invite codes, sheet codes or tokens an address may try ...
+    attempts_window: float = 60.0  # ... in this many seconds
+    trust_forwarded: bool = False  # behind a proxy: a client's address from X-Forwarded-For
     history: int = 40  # updates kept per room for resume (a deal: 32 cards and the trump)
     outbox: int = 256  # frames queued per connection before it is dropped
     rate: float = 20.0  # messages per second a connection may send

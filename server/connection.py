@@ -17,6 +17,7 @@ from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
 
 from .ids import new_id
+from .limits import client_address
 from .mailbox import Mailbox
 from .peer import CLOSE_POLICY, CLOSE_TRY_LATER, Followed, Peer
 
@@ -52,6 +53,7 @@ class Client(Peer):
     ) -> None:
         super().__init__()
         self.ws = ws
+        self.address = client_address(ws, settings.trust_forwarded)
         self.conn_id = new_id("c")
         self.versions: dict[str, int] = {}  # room or sheet id -> the last version sent here
         self.kinds: dict[str, str] = {}  # the kind of each actor it follows (a room, a sheet)

@@ -8,8 +8,10 @@ own bug is logged and closes this client with 1011 (see :meth:`Peer.attempt`).
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Awaitable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import structlog
 from websockets.exceptions import ConnectionClosed
@@ -17,6 +19,8 @@ from websockets.exceptions import ConnectionClosed
 from . import protocol as p
 from .connection import Client
 from .daily import Daily
+from .errors import Refused
+from .limits import FailedAttempts
 from .lobby import Identity, Lobby
 from .logs import log
 from .players.service import Players
@@ -26,6 +30,8 @@ from .sheet.sheets import Sheets
 from .store.base import Store
 from .table.rematch import Rematches
 from .table.rooms import Rooms
+
+T = TypeVar("T")
 
 ROOM_COMMANDS = (
     p.TakeSeat, p.Watch, p.Resume, p.LeaveRoom, p.AddCpu, p.RemoveSeat, p.Ready, p.Act, p.Back,
@@ -50,6 +56,7 @@ class Session:
     rematches: Rematches
     players: Players
     sheets: Sheets
+    attempts: FailedAttempts
 
     async def serve(self, client: Client) -> None:
         """Read the connection's frames until it closes; then let go of everything."""
@@ -98,7 +105,7 @@ class Session:
                     "chat_rate_limited", "chat is limited to a few lines a second"
                 )
             case p.TakeSeat() | p.Watch() if m.invite_code is not None:
-                room_id = await self.rooms.by_invite(m.invite_code)
+                room_id = await self.coded(client, self.rooms.by_invite(m.invite_code))
                 await self.router.run(Ref(ROOM, room_id), client, m)
             case p.TakeSeat() | p.Watch() if m.room_id is None:
                 raise p.ProtocolError("invalid_field", "room_id or invite_code is required")
@@ -109,7 +116,7 @@ class Session:
             case p.SheetCreate():
                 await self.sheets.create(client, m)
             case p.SheetOpen() | p.SheetLeave() | p.SheetChange():
-                sheet_id, _ = await self.sheets.find(m.code)
+                sheet_id, _ = await self.coded(client, self.sheets.find(m.code))
                 await self.router.run(Ref(SHEET, sheet_id), client, m)
             case p.GetRecord():
                 await self.record(client, m)
@@ -140,6 +147,22 @@ class Session:
                 board = await self.players.board(client.player_id, m.offset, m.limit)
                 client.send(reply(m, {"type": "rating_board", **board}))
 
+    async def coded(self, client: Client, work: Awaitable[T]) -> T:
+        """``work`` that checks a secret code (an invite code, a sheet's, a token): refused
+        at once from an address that tried too many wrong ones lately; a wrong one counts."""
+        try:
+            self.attempts.check(client.address)
+        except Refused:
+            if asyncio.iscoroutine(work):
+                work.close()
+            raise
+        try:
+            return await work
+        except Refused as err:
+            if err.code in WRONG_CODES:
+                self.attempts.failed(client.address)
+            raise
+
     async def record(self, client: Client, m: p.GetRecord) -> None:
         record = await self.store.match(m.match_id)
         if record is None:
@@ -151,7 +174,7 @@ class Session:
     async def hello(self, client: Client, m: p.Hello) -> None:
         if client.identified:
             raise p.ProtocolError("already_identified", "this connection already said hello")
-        player, token = await self.identity.hello(m.nickname, m.token)
+        player, token = await self.coded(client, self.identity.hello(m.nickname, m.token))
         client.player_id, client.nickname = player.id, player.nickname
         self.lobby.arrived(client)
         structlog.contextvars.bind_contextvars(player_id=player.id)
@@ -167,6 +190,9 @@ class Session:
         if m.ref:
             welcome["ref"] = m.ref
         client.send(welcome)
+
+
+WRONG_CODES = frozenset({"bad_invite", "bad_sheet_code", "bad_token"})
 
 
 def reply(m: Any, message: dict[str, Any]) -> dict[str, Any]:

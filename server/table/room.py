@@ -18,7 +18,7 @@ Transitions, in one table (command: entries written | refusals)::
     add_cpu(p, s, l)  Seated(s, cpu, l)           | not_owner room_started seat_taken
     remove(p, s)      Seated(s, None)             | not_owner room_started seat_empty
                                                     cannot_remove_self
-    ready(p, r)       Readied(s, r)               | room_started not_seated
+    ready(p, r)       Readied(s, r) if it changes | room_started not_seated
     act(p, a, v)      [Away(s, False) +] Acted(s, a, player)
                                                   | not_playing not_seated deal_pause
                                                     stale_version bad_notation + the
@@ -274,8 +274,10 @@ class Room:
         return [Seated(seat, None)]
 
     def ready(self, player: str, ready: bool) -> list[Entry]:
+        """A seated player's ready mark (nothing when it is that already)."""
         self._open()
-        return [Readied(self._seated(player), ready)]
+        seat = self._seated(player)
+        return [] if self.seats[seat].ready == ready else [Readied(seat, ready)]
 
     def act(self, player: str, text: str, version: int | None) -> list[Entry]:
         if self.status != PLAYING or self.match is None:

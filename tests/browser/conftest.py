@@ -39,6 +39,8 @@ CHROMIUM = Path("/usr/bin/chromium")
 SITE_DEFAULTS: dict[str, Any] = {
     "cpu_delay": 0.05, "quick_when_full": False, "bot_budget": 2,
     "deal_pause": 0.0,  # a module that tests the pause between deals sets it in site_settings
+    "max_per_address": 1000,  # every page and bot comes from 127.0.0.1
+    "rate": 1000.0, "burst": 1000,  # websocket bots act far faster than people
 }  # fmt: skip
 
 

@@ -52,6 +52,7 @@ NODE_DEFAULTS = {
     "KLAVERJAS_LEASE_SECONDS": str(LEASE_SECONDS),
     "KLAVERJAS_CPU_DELAY": "0.05",
     "KLAVERJAS_DEAL_PAUSE": "0",  # the bots never look at a deal's result
+    "KLAVERJAS_MAX_PER_ADDRESS": "1000",  # every bot comes from 127.0.0.1
     "KLAVERJAS_BOT_BUDGET": "2",  # strong CPUs search little
     "KLAVERJAS_QUICK_WHEN_FULL": "0",
     "KLAVERJAS_TOURNAMENT_POLL": "0.5",

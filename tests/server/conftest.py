@@ -48,6 +48,7 @@ _refs = itertools.count()
 # test's own pace is never limited unless it sets limits.
 TEST_DEFAULTS: dict[str, Any] = {
     "cpu_delay": 0.0, "rate": 10_000.0, "burst": 10_000, "bot_budget": 2, "deal_pause": 0.0,
+    "max_per_address": 1000,  # every test client comes from 127.0.0.1
 }  # fmt: skip
 
 

@@ -64,7 +64,11 @@ class RawClient:
         return self.events.popleft() if self.events else None
 
     async def send(self, message: dict[str, Any]) -> None:
-        self.protocol.send_text(json.dumps(message).encode())
+        await self.send_raw_text(json.dumps(message).encode())
+
+    async def send_raw_text(self, data: bytes) -> None:
+        """A text frame of these bytes, UTF-8 or not."""
+        self.protocol.send_text(data)
         await self.flush()
 
     async def message(self) -> dict[str, Any]:

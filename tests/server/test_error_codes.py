@@ -353,6 +353,27 @@ async def rate_limited(tmp_path: Path) -> None:
         assert await drain(ann) == [], "the dropped chat reached the room"  # ann's last token
 
 
+@provokes("too_many_attempts")
+async def too_many_attempts(tmp_path: Path) -> None:
+    """Wrong invite codes, sheet codes and tokens from one address: ``attempts`` in a
+    window, then even a right one is refused until the window has moved on."""
+    async with server(tmp_path, attempts=3) as h:
+        r = await open_room(h, private=True)
+        for wrong in ({"type": "take_seat", "invite_code": "WRONGCODE1", "seat": 2},
+                      {"type": "sheet_open", "code": "WRONGCODE2"},
+                      {"type": "watch", "invite_code": "WRONGCODE3"}):  # fmt: skip
+            reply = await r.eve.request(wrong, "error")
+            assert reply["code"] in ("bad_invite", "bad_sheet_code"), reply
+        right = {"type": "watch", "invite_code": r.invite_code}
+        error = await refused(r.eve, right, "too_many_attempts", r.others(r.eve), r.state)
+        assert "try again in 60 s" in error["message"]
+        token = await h.client()
+        refused_hello = await token.request({"type": "hello", "token": "x" * 32}, "error")
+        assert refused_hello["code"] == "too_many_attempts"  # the same address
+        h.advance(h.settings.attempts_window)
+        assert (await r.eve.request(right, "snapshot"))["type"] == "snapshot"
+
+
 @provokes("empty_chat")
 async def empty_chat(tmp_path: Path) -> None:
     async with server(tmp_path) as h:
@@ -1133,6 +1154,55 @@ async def too_many_refusals(tmp_path: Path) -> None:
             frames, code, reason = await until_closed(ws)
         assert [f.get("code") for f in frames] == ["bad_json"] * 3, frames
         assert (code, reason) == (1008, "too many refused messages")
+        assert await drain(bystander) == []
+
+
+@closes(1008, "no hello in time")
+async def no_hello_in_time(tmp_path: Path) -> None:
+    """A connection that never says hello is let go after ``hello_timeout`` (on the
+    injected clock), however many pings it sends; one that said hello stays."""
+    async with server(tmp_path) as h:
+        bystander = await h.client("sam")
+        async with plain(h.url) as ws:
+            await ws.send(json.dumps({"type": "ping", "ref": "p1"}))
+            assert json.loads(await ws.recv())["type"] == "pong"
+            h.advance(h.settings.hello_timeout - 0.5)
+            await ws.send(json.dumps({"type": "ping", "ref": "p2"}))
+            assert json.loads(await ws.recv())["type"] == "pong"  # not yet
+            h.advance(1)
+            frames, code, reason = await until_closed(ws)
+        assert (frames, code, reason) == ([], 1008, "no hello in time")
+        assert await drain(bystander) == []
+
+
+@closes(1013, "too many connections: try again later")
+async def too_many_connections(tmp_path: Path) -> None:
+    """One address may hold ``max_per_address`` connections; one more is closed at once,
+    and once one of them goes a new one is let in."""
+    async with server(tmp_path, max_per_address=3) as h:
+        first, second = await h.client("a"), await h.client("b")
+        async with plain(h.url) as third:
+            await say_hello(third, "c")
+            async with plain(h.url) as fourth:
+                frames, code, reason = await until_closed(fourth)
+            assert (frames, code, reason) == ([], 1013, "too many connections: try again later")
+        await drain(first)
+        again = await h.client("d")  # the third has gone: room for one
+        assert again.player_id and await drain(second) == []
+
+
+@closes(1007, None)
+async def invalid_utf_8(tmp_path: Path) -> None:
+    """A text frame whose bytes are not UTF-8: the WebSocket layer closes with 1007."""
+    async with server(tmp_path) as h:
+        bystander = await h.client("sam")
+        raw = await RawClient.connect(h.url)
+        try:
+            await raw.send_raw_text(b'{"type":"ping","ref":"\xff"}')
+            messages, code, _ = await raw.until_closed()
+        finally:
+            raw.close()
+        assert (messages, code) == ([], 1007)
         assert await drain(bystander) == []
 
 

@@ -59,7 +59,7 @@ NOT_TABLED = {
 }
 # Closes that the WebSocket layer makes by itself: frames over ``max_size``, and pings
 # unanswered within ``ping_timeout``.
-WEBSOCKET_LAYER = {(1009, None), (1011, "keepalive ping timeout")}
+WEBSOCKET_LAYER = {(1007, None), (1009, None), (1011, "keepalive ping timeout")}
 
 
 def mentioned(text: str, name: str) -> bool:

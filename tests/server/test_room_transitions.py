@@ -143,8 +143,10 @@ CASES = [
     # ready
     Case("ready", lambda: build(Seated(1, "p1")), lambda r: r.ready("p1", True),
          [Readied(1, True)]),
-    Case("not ready", lambda: build(Seated(1, "p1")), lambda r: r.ready("p1", False),
-         [Readied(1, False)]),
+    Case("not ready", lambda: build(Seated(1, "p1"), Readied(1, True)),
+         lambda r: r.ready("p1", False), [Readied(1, False)]),
+    Case("ready again", lambda: build(Seated(1, "p1"), Readied(1, True)),
+         lambda r: r.ready("p1", True), []),  # nothing changes: nothing is written
     Case("ready without a seat", build, lambda r: r.ready("p1", True), "not_seated"),
     Case("ready once playing", playing(), lambda r: r.ready("p1", True), "room_started"),
     # act

@@ -1,0 +1,72 @@
+"""Limits by client address: how many connections one address may hold, and how many
+wrong codes (invite codes, score sheet codes, tokens) it may try in a window of time.
+
+An address is the connection's remote IP, or, behind a proxy this server trusts
+(``trust_forwarded``), the first address of its ``X-Forwarded-For`` header.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, deque
+from collections.abc import Callable
+
+from websockets.asyncio.server import ServerConnection
+
+from .errors import Refused
+
+
+def client_address(ws: ServerConnection, trust_forwarded: bool) -> str:
+    if trust_forwarded and ws.request is not None:
+        forwarded = ws.request.headers.get("X-Forwarded-For", "")
+        first = forwarded.split(",")[0].strip()
+        if first:
+            return first
+    remote = ws.remote_address
+    return str(remote[0]) if isinstance(remote, tuple) else str(remote)
+
+
+class Connections:
+    """The connections open by address, against a cap per address and one in all."""
+
+    def __init__(self, per_address: int, total: int) -> None:
+        self.per_address, self.total = per_address, total
+        self.open: Counter[str] = Counter()
+
+    def admit(self, address: str) -> bool:
+        """Count a new connection in, if there is room for it."""
+        if sum(self.open.values()) >= self.total or self.open[address] >= self.per_address:
+            return False
+        self.open[address] += 1
+        return True
+
+    def release(self, address: str) -> None:
+        self.open[address] -= 1
+        if self.open[address] <= 0:
+            del self.open[address]
+
+
+class FailedAttempts:
+    """Wrong codes by address: at most ``limit`` in any ``window`` seconds."""
+
+    def __init__(self, limit: int, window: float, now: Callable[[], float]) -> None:
+        self.limit, self.window, self.now = limit, window, now
+        self.failures: dict[str, deque[float]] = {}
+
+    def check(self, address: str) -> None:
+        """Refuse (``too_many_attempts``) an address that has used up its tries."""
+        times = self.failures.get(address)
+        if times is None:
+            return
+        while times and self.now() - times[0] >= self.window:
+            times.popleft()
+        if not times:
+            del self.failures[address]
+        elif len(times) >= self.limit:
+            wait = max(1, round(self.window - (self.now() - times[0])))
+            raise Refused(
+                "too_many_attempts",
+                f"too many wrong codes from your address: try again in {wait} s",
+            )
+
+    def failed(self, address: str) -> None:
+        self.failures.setdefault(address, deque()).append(self.now())
