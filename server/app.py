@@ -92,6 +92,7 @@ class Server:
         self.http = Endpoints(
             self.router, self.metrics, store, self.daily, self.players, self.sheets,
             self.cluster.node if self.cluster else None,
+            frozenset(o.strip() for o in settings.allowed_origins.split(",") if o.strip()),
         )  # fmt: skip
         self.metrics.rooms.set_function(lambda: len(self.router.held(ROOM)))
         self.metrics.tables.set_function(

@@ -35,6 +35,8 @@ class Settings:
     attempts: int = 10  # wrong invite codes, sheet codes or tokens an address may try ...
     attempts_window: float = 60.0  # ... in this many seconds
     trust_forwarded: bool = False  # behind a proxy: a client's address from X-Forwarded-For
+    allowed_origins: str = ""  # pages beside the server's own (the browser's Host) that may
+    # open a websocket, comma-separated
     history: int = 40  # updates kept per room for resume (a deal: 32 cards and the trump)
     outbox: int = 256  # frames queued per connection before it is dropped
     rate: float = 20.0  # messages per second a connection may send

@@ -39,7 +39,7 @@ PUBLIC_PLAYERS = "public, max-age=30"  # the rating board and profiles
 class Endpoints:
     def __init__(
         self, router: Router, metrics: Metrics, store: Store, daily: Daily, players: Players,
-        sheets: Sheets, node: str | None,
+        sheets: Sheets, node: str | None, origins: frozenset[str] = frozenset(),
     ) -> None:  # fmt: skip
         self.router = router
         self.metrics = metrics
@@ -48,13 +48,14 @@ class Endpoints:
         self.players = players
         self.sheets = sheets
         self.node = node
+        self.origins = origins  # the pages allowed to open a websocket (none: our own)
         self.files = static.load()  # the browser client
         self.rules = json.dumps(describe()).encode()
 
     async def __call__(self, connection: ServerConnection, request: Request) -> Response | None:
         path = request.path.split("?")[0]
         if request.headers.get("Upgrade", "").lower() == "websocket":
-            return None
+            return self._origin_refused(request)
         if path == "/healthz":
             return response(HTTPStatus.OK, b"ok\n", "text/plain")
         if path == "/metrics":
@@ -71,7 +72,7 @@ class Endpoints:
             return response(HTTPStatus.OK, json.dumps(body).encode(), "application/json")
         if path in self.files:
             body, kind = self.files[path]
-            return response(HTTPStatus.OK, body, kind, cache="no-cache")
+            return response(HTTPStatus.OK, body, kind, cache="no-cache", policy=PAGE_POLICY)
         if path.startswith("/matches/"):
             record = await self.store.match(path.removeprefix("/matches/"))
             if record is None:
@@ -95,6 +96,17 @@ class Endpoints:
             return await self.sheet_export(path.removeprefix("/sheets/"))
         return response(HTTPStatus.NOT_FOUND, b"not found\n", "text/plain")
 
+    def _origin_refused(self, request: Request) -> Response | None:
+        """A websocket from a page of another site is refused unless ``allowed_origins``
+        names it (a page of ours sends the server's own origin; a client that is no page,
+        none)."""
+        origin = request.headers.get("Origin")
+        if origin is None:
+            return None
+        if origin in self.origins or urlsplit(origin).netloc == request.headers.get("Host", ""):
+            return None
+        return response(HTTPStatus.FORBIDDEN, b"this origin may not connect\n", "text/plain")
+
     async def sheet_export(self, rest: str) -> Response:
         """``<code>.csv`` (every deal) or ``<code>/print`` (a page to print) of a score sheet,
         by either of its codes; never cached (the code is a secret, the sheet goes on)."""
@@ -112,7 +124,9 @@ class Endpoints:
             body = export.to_csv(sheet).encode()
             return response(HTTPStatus.OK, body, "text/csv; charset=utf-8", cache="no-store")
         body = export.to_html(sheet).encode()
-        return response(HTTPStatus.OK, body, "text/html; charset=utf-8", cache="no-store")
+        return response(
+            HTTPStatus.OK, body, "text/html; charset=utf-8", cache="no-store", policy=PRINT_POLICY
+        )
 
     async def player_pages(self, path: str, request: Request) -> Response:
         """The rating board (the token's own row with a token) and a player's profile."""
@@ -192,8 +206,28 @@ def refusal(status: HTTPStatus, code: str, message: str) -> Response:
     return response(status, body, "application/json", cache="no-store")
 
 
-def response(status: HTTPStatus, body: bytes, kind: str, cache: str | None = None) -> Response:
-    headers = Headers([("Content-Type", kind), ("Content-Length", str(len(body)))])
+# The page's own scripts and styles only (no inline script, nothing from elsewhere), its
+# websocket back to where it came from; anything else a document at all: nothing.
+PAGE_POLICY = (
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+    "img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; "
+    "form-action 'self'; frame-ancestors 'none'"
+)
+PRINT_POLICY = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'"
+NO_DOCUMENT = "default-src 'none'; frame-ancestors 'none'"
+
+
+def response(
+    status: HTTPStatus, body: bytes, kind: str, cache: str | None = None,
+    policy: str = NO_DOCUMENT,
+) -> Response:  # fmt: skip
+    """A reply with the headers every reply carries: its type not to be guessed, no referrer
+    (a page's address may hold an invite or sheet code), and its Content-Security-Policy."""
+    headers = Headers([
+        ("Content-Type", kind), ("Content-Length", str(len(body))),
+        ("X-Content-Type-Options", "nosniff"), ("Referrer-Policy", "no-referrer"),
+        ("Content-Security-Policy", policy),
+    ])  # fmt: skip
     if cache is not None:
         headers["Cache-Control"] = cache
     return Response(status.value, status.phrase, headers, body)
