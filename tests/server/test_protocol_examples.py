@@ -214,12 +214,26 @@ async def captured(h: Harness, tmp_path: Path) -> Shapes:
         await sync(player)
     # records, reviews, names, a full pool's refusal
     await ann.request({"type": "get_record", "match_id": room_id}, "record")
-    await ann.request({"type": "review", "match_id": room_id}, "review")
+    # every deal of both humans, so that among their plays (the first legal card each, often
+    # not the best) some earn the label the review example shows
+    for player in (ann, bob):
+        for number in range(2):
+            message = {"type": "review", "match_id": room_id, "deal": number}
+            await player.request(message, "review")
     # a turned-card table of cas, on cas's turn: its snapshot (a deadline, the turned card)
     turned = await cas.request({"type": "new_game", "rules": {"trump_mode": "turned"}}, "snapshot")
     solo = cas.tables[turned["room_id"]]
     await play_until([], turned["room_id"], lambda: solo.turn == 0)
     await cas.request({"type": "resume", "room_id": turned["room_id"], "version": 0}, "snapshot")
+
+    def second_deal() -> bool:  # a deal_started update with its turned card
+        return any(
+            e["type"] == "deal_started" for f in cas.seen if f["type"] == "update"
+            for e in f["events"]
+        )  # fmt: skip
+
+    # and on cas's turn again, so that no CPU of his is searching when the pool is held below
+    await play_until([cas], turned["room_id"], lambda: second_deal() and solo.turn == 0)
     await ann.request({"type": "set_nickname", "nickname": "Ann Boer"}, "nickname")
     bots, flag = h.server.bots, tmp_path / "let-go"
     jobs = [j for _ in range(bots.capacity) if (j := bots.submit(hold, str(flag)))]
