@@ -15,10 +15,13 @@
  * Reductions: equivalent zero-point cards of one hand are merged (same suit, no card of
  * another hand or of the trick between them, and no possible run through either card);
  * the last trick is scored directly; a trick start whose points, roem and pit left
- * cannot reach the window returns at once; the fourth hand looks up every trick it can
- * close in the table first (a stored bound may settle the node or rule a card out); the
- * root's actions after the first are searched in a narrow window around its value; the
- * table's move is tried first, leads by history, follows by a cheap trick heuristic.
+ * cannot reach the window returns at once (the points of trumps above every trump of
+ * the other team are surely their holders' team's); the fourth hand looks up every
+ * trick it can close in the table first (a stored bound may settle the node or rule a
+ * card out); the root's actions after the first are searched in a narrow window around
+ * its value; the table's move is tried first, then leads by the killer (the last lead
+ * that cut off after as many tricks) and the history, follows by a cheap trick
+ * heuristic.
  * The state is module-global: the GIL is held throughout a solve.
  */
 #define PY_SSIZE_T_CLEAN
@@ -48,6 +51,7 @@ static uint8_t RUN_FREE[256][8]; /* [other cards' ranks][rank]: no run of 3 thro
  * either; the lowest of a group stays. */
 static uint8_t MERGED[2][8][256];
 static int SUIT_POINTS[2][256]; /* [trump][a suit's cards]: their points */
+static uint8_t ABOVE_ORDER[9]; /* [trump order + 1]: the ranks above it in trump */
 
 static int tables_ready = 0;
 
@@ -103,10 +107,24 @@ static void init_tables(void) {
                 }
                 MERGED[t][held][out] = (uint8_t)drop;
             }
+    for (int o = -1; o < 8; o++) {
+        ABOVE_ORDER[o + 1] = 0;
+        for (int r = 0; r < 8; r++)
+            if (TRUMP_ORDER[r] > o) ABOVE_ORDER[o + 1] |= (uint8_t)(1 << r);
+    }
     tables_ready = 1;
 }
 
 /* -- the state of one solve --------------------------------------------------------- */
+
+/* What a play changes besides a hand: one copy saves it, one restores it. */
+typedef struct {
+    uint32_t tmask;    /* the cards of the trick so far */
+    int8_t tcards[4];  /* the trick so far (the last trick closed, at a trick start) */
+    int8_t tlen, leader, led, win_seat; /* cards in the trick, ..., who holds it so far */
+    int8_t win_str, high, done, flags;  /* its winning card's strength, highest trump
+                                          (32: none), tricks done, teams that won one */
+} Trick;
 
 typedef struct {
     uint32_t hand[4];
@@ -114,19 +132,31 @@ typedef struct {
     int points[32];
     uint8_t strength[4][32]; /* [led suit][card] */
     uint32_t above[33];      /* trumps above a trump; [32]: every trump */
-    int tcards[4];
-    int tlen, leader, led, win_seat, win_str, high, done, flags;
+    Trick t;
+    uint8_t pits[4]; /* pitstate() by flags */
     long long nodes;
 } State;
 
 static State S;
 static int HISTORY[4][32]; /* how often a card caused a cut-off, by seat (move ordering) */
+static int KILLER[9][4]; /* the last lead that caused a cut-off, by tricks done and seat */
+/* Order scores: the table's move first, then the killer, then the history's count (kept
+ * below HISTORY_MAX by halving every count when one reaches it). */
+#define TT_FIRST 1000000000
+#define KILLER_NEXT 100000000
+#define HISTORY_MAX (1 << 26)
+
+/* A cut-off by card c of `seat`: it is tried earlier from now on. */
+static inline void cut_off(int seat, int c) {
+    if ((HISTORY[seat][c] += (8 - S.t.done) * (8 - S.t.done)) >= HISTORY_MAX)
+        for (int i = 0; i < 4 * 32; i++) HISTORY[i >> 5][i & 31] >>= 1;
+    if (S.t.tlen == 0) KILLER[S.t.done][seat] = c;
+}
 static int STATIC_ORDER = 0; /* order leads by the heuristic alone (the root's actions) */
 
 typedef struct {
-    int win_seat, win_str, high, leader, tlen, done, flags, led;
-    int closed, winner, pts, roem;
-    int tcards[4]; /* the trick just closed: deeper tricks reuse S.tcards */
+    Trick t; /* as it was before the play */
+    int closed, winner, pts, roem; /* whether the play closed the trick, and its result */
 } Undo;
 
 #define SUITM(s) (0xFFu << (8 * (s)))
@@ -152,17 +182,15 @@ static Entry *tt_alloc(int bits) { /* aligned to 64 bytes, kept for the process'
     return (Entry *)(((uintptr_t)raw + 63) & ~(uintptr_t)63);
 }
 
-static inline int pitstate(void) {
-    int can0 = !(S.flags & 2) && (S.pit_any || S.playing == 0);
-    int can1 = !(S.flags & 1) && (S.pit_any || S.playing == 1);
-    return can0 | can1 << 1;
+static inline int pitstate(void) { return S.pits[S.t.flags]; }
+
+/* search1's table key at a trick start: the remaining cards `all`, the leader and which
+ * teams may still take every trick (bits 34-35), given the tricks' winners `flags`. */
+static inline uint64_t key_of(uint32_t all, int leader, int flags) {
+    return (uint64_t)all | (uint64_t)(leader | S.pits[flags] << 2) << 32;
 }
 
-/* search1's table key at a trick start: the remaining cards `all`, the leader and
- * pitstate() (bits 34-35: which teams may still take every trick). */
-static inline uint64_t key1(uint32_t all) {
-    return (uint64_t)all | (uint64_t)(S.leader | pitstate() << 2) << 32;
-}
+static inline uint64_t key1(uint32_t all) { return key_of(all, S.t.leader, S.t.flags); }
 
 static inline uint32_t hash64(uint64_t k, int bits) {
     k ^= k >> 29;
@@ -184,7 +212,7 @@ static inline Entry *tt_store(Entry *tt, int bits, uint64_t key) {
     Entry *b = &tt[hash64(key, bits) & ~1u], *e;
     if (b[0].gen == GEN && b[0].key == key) return &b[0];
     if (b[1].gen == GEN && b[1].key == key) return &b[1];
-    if (b[0].gen != GEN || S.done <= b[0].done) {
+    if (b[0].gen != GEN || S.t.done <= b[0].done) {
         b[1] = b[0];
         e = &b[0];
     } else {
@@ -194,7 +222,7 @@ static inline Entry *tt_store(Entry *tt, int bits, uint64_t key) {
     e->key = key;
     e->lo = -INF;
     e->hi = INF;
-    e->done = (uint8_t)S.done;
+    e->done = (uint8_t)S.t.done;
     return e;
 }
 
@@ -230,12 +258,12 @@ static inline void tt_record(Entry *tt, int bits, uint64_t key, int a0, int b0, 
 
 static inline uint32_t legal(int seat) {
     uint32_t hand = S.hand[seat];
-    if (S.tlen == 0) return hand;
-    int led = S.led, trump = S.trump;
+    if (S.t.tlen == 0) return hand;
+    int led = S.t.led, trump = S.trump;
     uint32_t follow = hand & SUITM(led);
     if (led == trump) {
         if (follow) {
-            uint32_t over = follow & S.above[S.high];
+            uint32_t over = follow & S.above[S.t.high];
             return over ? over : follow;
         }
         return hand;
@@ -243,9 +271,9 @@ static inline uint32_t legal(int seat) {
     if (follow) return follow;
     uint32_t trumps = hand & SUITM(trump);
     if (!trumps) return hand;
-    uint32_t over = trumps & S.above[S.high];
+    uint32_t over = trumps & S.above[S.t.high];
     if (!S.amsterdam) return over ? over : trumps;
-    if (((S.win_seat ^ seat) & 1) == 0) {
+    if (((S.t.win_seat ^ seat) & 1) == 0) {
         uint32_t x = (hand ^ trumps) | over;
         return x ? x : hand;
     }
@@ -254,13 +282,12 @@ static inline uint32_t legal(int seat) {
     return hand;
 }
 
-static inline int trick_roem(void) {
-    uint32_t mask = 0;
-    for (int i = 0; i < 4; i++) mask |= 1u << S.tcards[i];
+/* The roem of the four cards in S.t.tcards, whose mask is `mask`. */
+static inline int trick_roem(uint32_t mask) {
     int roem = RUN_ROEM[mask & 255] + RUN_ROEM[mask >> 8 & 255] + RUN_ROEM[mask >> 16 & 255] +
                RUN_ROEM[mask >> 24 & 255];
-    int r0 = S.tcards[0] & 7;
-    if ((S.tcards[1] & 7) == r0 && (S.tcards[2] & 7) == r0 && (S.tcards[3] & 7) == r0)
+    int r0 = S.t.tcards[0] & 7;
+    if ((S.t.tcards[1] & 7) == r0 && (S.t.tcards[2] & 7) == r0 && (S.t.tcards[3] & 7) == r0)
         roem += FOUR_ROEM[r0];
     uint32_t stuk = 3u << (S.trump * 8 + 5);
     if ((mask & stuk) == stuk) roem += 20;
@@ -268,55 +295,42 @@ static inline int trick_roem(void) {
 }
 
 static inline void play(int card, Undo *u) {
-    int seat = (S.leader + S.tlen) & 3;
-    u->win_seat = S.win_seat;
-    u->win_str = S.win_str;
-    u->high = S.high;
-    u->leader = S.leader;
-    u->tlen = S.tlen;
-    u->done = S.done;
-    u->flags = S.flags;
-    u->led = S.led;
+    int seat = (S.t.leader + S.t.tlen) & 3;
+    u->t = S.t;
     u->closed = 0;
     S.hand[seat] ^= 1u << card;
-    S.tcards[S.tlen++] = card;
-    if (S.tlen == 1) {
-        S.led = card >> 3;
-        S.win_seat = seat;
-        S.win_str = S.strength[S.led][card];
-        S.high = (card >> 3) == S.trump ? card : 32;
+    S.t.tcards[S.t.tlen++] = (int8_t)card;
+    if (S.t.tlen == 1) {
+        S.t.tmask = 1u << card;
+        S.t.led = (int8_t)(card >> 3);
+        S.t.win_seat = (int8_t)seat;
+        S.t.win_str = (int8_t)S.strength[S.t.led][card];
+        S.t.high = (int8_t)((card >> 3) == S.trump ? card : 32);
         return;
     }
-    int s = S.strength[S.led][card];
-    if (s > S.win_str) {
-        S.win_str = s;
-        S.win_seat = seat;
-        if (s >= 16) S.high = card;
+    S.t.tmask |= 1u << card;
+    int s = S.strength[S.t.led][card];
+    if (s > S.t.win_str) {
+        S.t.win_str = (int8_t)s;
+        S.t.win_seat = (int8_t)seat;
+        if (s >= 16) S.t.high = (int8_t)card;
     }
-    if (S.tlen < 4) return;
+    if (S.t.tlen < 4) return;
     u->closed = 1;
-    memcpy(u->tcards, S.tcards, sizeof S.tcards);
-    u->winner = S.win_seat;
-    u->pts = S.points[S.tcards[0]] + S.points[S.tcards[1]] + S.points[S.tcards[2]] +
-             S.points[S.tcards[3]] + (S.done == 7 ? LAST_TRICK : 0);
-    u->roem = trick_roem();
-    S.leader = S.win_seat;
-    S.tlen = 0;
-    S.done++;
-    S.flags |= 1 << (S.win_seat & 1);
+    u->winner = S.t.win_seat;
+    u->pts = S.points[S.t.tcards[0]] + S.points[S.t.tcards[1]] + S.points[S.t.tcards[2]] +
+             S.points[S.t.tcards[3]] + (S.t.done == 7 ? LAST_TRICK : 0);
+    u->roem = trick_roem(S.t.tmask);
+    S.t.leader = S.t.win_seat;
+    S.t.tlen = 0;
+    S.t.tmask = 0;
+    S.t.done++;
+    S.t.flags |= (int8_t)(1 << (S.t.win_seat & 1));
 }
 
 static inline void unplay(int card, const Undo *u) {
-    S.win_seat = u->win_seat;
-    S.win_str = u->win_str;
-    S.high = u->high;
-    S.leader = u->leader;
-    S.tlen = u->tlen;
-    S.done = u->done;
-    S.flags = u->flags;
-    S.led = u->led;
-    if (u->closed) memcpy(S.tcards, u->tcards, sizeof S.tcards);
-    S.hand[(S.leader + S.tlen) & 3] ^= 1u << card;
+    S.t = u->t;
+    S.hand[(S.t.leader + S.t.tlen) & 3] ^= 1u << card;
 }
 
 /* The moves worth trying, best guess first: equivalent cards merged (the lowest of a
@@ -324,33 +338,43 @@ static inline void unplay(int card, const Undo *u) {
 static int gen_moves(int seat, int ttmove, int *moves) {
     uint32_t lg = legal(seat);
     uint32_t all = S.hand[0] | S.hand[1] | S.hand[2] | S.hand[3];
-    uint32_t outside = all & ~S.hand[seat];
-    for (int i = 0; i < S.tlen; i++) outside |= 1u << S.tcards[i];
-    for (int s = 0; s < 4; s++) {
-        uint32_t zero = lg >> (8 * s) & 7;
-        if (zero & (zero - 1)) /* two or more of the 7 8 9 */
+    uint32_t z = lg & 0x07070707u; /* the 7 8 9 of each suit */
+    uint32_t two = (z & (z >> 1)) | (z & (z >> 2)); /* bit 0/1 of a suit: two or more */
+    two &= 0x03030303u;
+    if (two) {
+        uint32_t outside = (all & ~S.hand[seat]) | S.t.tmask;
+        do {
+            int s = __builtin_ctz(two) >> 3;
+            two &= ~SUITM(s);
+            uint32_t zero = lg >> (8 * s) & 7;
             lg &= ~((uint32_t)MERGED[s == S.trump][zero][outside >> (8 * s) & 255] << (8 * s));
+        } while (two);
     }
-    /* Ordering: a lead by how often it cut off before (the history heuristic; at the root,
-     * masters first); a follower smears points on a trick its partner surely wins, takes
+    if (!(lg & (lg - 1))) { /* one move: nothing to order */
+        moves[0] = __builtin_ctz(lg);
+        return 1;
+    }
+    /* Ordering: a lead by the last lead that cut off after as many tricks (the killer),
+     * then by how often it cut off before (the history heuristic; at the root, masters
+     * first); a follower smears points on a trick its partner surely wins, takes
      * over one its partner may lose, beats the opponents with its lowest winner (the fourth
      * hand with its most points), or discards its least. */
     int n = 0, score[8];
-    int tl = S.tlen;
-    int partner = tl > 0 && ((S.win_seat ^ seat) & 1) == 0;
+    int tl = S.t.tlen;
+    int partner = tl > 0 && ((S.t.win_seat ^ seat) & 1) == 0;
     uint32_t others = all & ~S.hand[seat];
     int safe = 0; /* the partner's card wins the trick whatever the others hold */
     if (partner) {
         if (tl == 3) {
             safe = 1;
         } else {
-            uint32_t tr = others & SUITM(S.trump), ls = others & SUITM(S.led);
+            uint32_t tr = others & SUITM(S.trump), ls = others & SUITM(S.t.led);
             int top = 0;
             if (tr)
                 top = 16 + TOP_TRUMP[tr >> (8 * S.trump) & 255];
             else if (ls)
-                top = 8 + TOP_PLAIN[ls >> (8 * S.led) & 255];
-            safe = S.win_str > top;
+                top = 8 + TOP_PLAIN[ls >> (8 * S.t.led) & 255];
+            safe = S.t.win_str > top;
         }
     }
     while (lg) {
@@ -358,9 +382,9 @@ static int gen_moves(int seat, int ttmove, int *moves) {
         lg &= lg - 1;
         int sc, pts = S.points[c];
         if (c == ttmove) {
-            sc = 10000;
+            sc = TT_FIRST;
         } else if (tl == 0 && !STATIC_ORDER) {
-            sc = HISTORY[seat][c];
+            sc = HISTORY[seat][c] + (c == KILLER[S.t.done][seat] ? KILLER_NEXT : 0);
         } else if (tl == 0) {
             int su = c >> 3, str = S.strength[su][c];
             uint32_t ob = others >> (8 * su) & 255;
@@ -370,12 +394,12 @@ static int gen_moves(int seat, int ttmove, int *moves) {
             else
                 sc = master ? 200 + pts : 50 - pts - str;
         } else {
-            int str = S.strength[S.led][c];
+            int str = S.strength[S.t.led][c];
             if (partner && safe)
                 sc = 100 + pts;
             else if (partner) /* take it over if it can, else stay low */
-                sc = str > S.win_str ? 120 + str : 50 - pts - str;
-            else if (str > S.win_str)
+                sc = str > S.t.win_str ? 120 + str : 50 - pts - str;
+            else if (str > S.t.win_str)
                 sc = tl == 3 ? 200 + pts : 150 - str;
             else
                 sc = -2 * pts - str;
@@ -405,7 +429,7 @@ static inline int improves(int maxing, int v, int *best, int *alpha, int *beta) 
 /* -- phase 1: the playing team's future margin -------------------------------------- */
 
 static int pit_margin(void) {
-    int team = S.flags == 1 ? 0 : S.flags == 2 ? 1 : -1;
+    int team = S.t.flags == 1 ? 0 : S.t.flags == 2 ? 1 : -1;
     if (team < 0 || !(S.pit_any || team == S.playing)) return 0;
     return team == S.playing ? PIT_BONUS : -PIT_BONUS;
 }
@@ -415,9 +439,9 @@ static void last_trick(int *w, int *pts, int *roem) {
     int led = 0, best = -1;
     *pts = LAST_TRICK;
     for (int i = 0; i < 4; i++) {
-        int seat = (S.leader + i) & 3;
+        int seat = (S.t.leader + i) & 3;
         int c = __builtin_ctz(S.hand[seat]);
-        S.tcards[i] = c;
+        S.t.tcards[i] = c;
         if (i == 0) led = c >> 3;
         int str = S.strength[led][c];
         if (str > best) {
@@ -426,42 +450,40 @@ static void last_trick(int *w, int *pts, int *roem) {
         }
         *pts += S.points[c];
     }
-    *roem = trick_roem();
+    *roem = trick_roem(S.hand[0] | S.hand[1] | S.hand[2] | S.hand[3]);
 }
 
-static inline int owner(int card) {
-    for (int i = 0; i < 3; i++)
-        if (S.hand[i] >> card & 1) return i;
-    return 3;
+static inline uint32_t two_of_three(uint32_t h) { /* bit w: h holds two of w, w+1, w+2 */
+    return (h & h >> 1) | (h & h >> 2) | (h >> 1 & h >> 2);
 }
 
 /* At a trick start: the most roem the rest of the deal can add, on top of `pit` (a pit
  * bonus still possible): runs, four of a kind and stuk need their cards in different
  * hands, and a trick holds one run at most. */
 static int roem_bound(int pit) {
-    int left = 8 - S.done, bound = pit, runs = 0;
-    uint32_t all = S.hand[0] | S.hand[1] | S.hand[2] | S.hand[3];
+    int left = 8 - S.t.done, bound = pit, runs = 0;
+    uint32_t h0 = S.hand[0], h1 = S.hand[1], h2 = S.hand[2], h3 = S.hand[3];
+    uint32_t all = h0 | h1 | h2 | h3;
     uint32_t stuk = 3u << (S.trump * 8 + 5);
-    if ((all & stuk) == stuk && owner(S.trump * 8 + 5) != owner(S.trump * 8 + 6)) bound += 20;
-    for (int su = 0; su < 4; su++) {
-        uint32_t b = all >> (8 * su) & 255;
-        for (int w = 0; w <= 5; w++) {
-            if ((b >> w & 7) != 7) continue;
-            int c = su * 8 + w, o0 = owner(c), o1 = owner(c + 1), o2 = owner(c + 2);
-            if (o0 != o1 && o1 != o2 && o0 != o2) {
-                runs += __builtin_popcount(b) / 3;
-                break;
-            }
-        }
-    }
+    if ((all & stuk) == stuk && (h0 & stuk) != stuk && (h1 & stuk) != stuk &&
+        (h2 & stuk) != stuk && (h3 & stuk) != stuk)
+        bound += 20;
+    /* runs of three whose cards are in three different hands (bit w of a suit: its
+     * ranks w, w+1, w+2 are all out and no hand holds two of them) */
+    uint32_t windows = all & all >> 1 & all >> 2 & 0x3F3F3F3Fu;
+    windows &= ~(two_of_three(h0) | two_of_three(h1) | two_of_three(h2) | two_of_three(h3));
+    for (int su = 0; su < 4; su++)
+        if (windows >> (8 * su) & 255) runs += __builtin_popcount(all >> (8 * su) & 255) / 3;
     bound += 50 * (runs < left ? runs : left);
-    for (int k = 3; k < 8; k++) {
+    /* four of a kind whose cards are in four different hands */
+    uint32_t fours = all & all >> 8 & all >> 16 & all >> 24 & 0xF8u;
+    while (fours) {
+        int k = __builtin_ctz(fours);
+        fours &= fours - 1;
         uint32_t four = 0x01010101u << k;
-        if ((all & four) != four) continue;
-        int apart = 1;
-        for (int i = 0; i < 4; i++)
-            if (__builtin_popcount(S.hand[i] & four) != 1) apart = 0;
-        if (apart) bound += FOUR_ROEM[k];
+        if (__builtin_popcount(h0 & four) == 1 && __builtin_popcount(h1 & four) == 1 &&
+            __builtin_popcount(h2 & four) == 1)
+            bound += FOUR_ROEM[k];
     }
     return bound;
 }
@@ -470,44 +492,60 @@ static int search1(int alpha, int beta) {
     S.nodes++;
     uint64_t key = 0;
     int ttmove = NOMOVE;
-    if (S.tlen == 0) { /* the table holds trick starts (more did not pay) */
-        if (S.done == 8) return pit_margin();
-        if (S.done == 7) {
-            int w, pts, roem, flags = S.flags;
+    if (S.t.tlen == 0) { /* the table holds trick starts (more did not pay) */
+        if (S.t.done == 8) return pit_margin();
+        if (S.t.done == 7) {
+            int w, pts, roem, flags = S.t.flags;
             last_trick(&w, &pts, &roem);
-            S.flags |= 1 << (w & 1);
+            S.t.flags |= 1 << (w & 1);
             int v = ((w & 1) == S.playing ? pts + roem : -pts - roem) + pit_margin();
-            S.flags = flags;
+            S.t.flags = flags;
             return v;
         }
         uint32_t all = S.hand[0] | S.hand[1] | S.hand[2] | S.hand[3];
         key = key1(all);
         int v;
         if (tt_probe(TT1, TT1_BITS, key, &alpha, &beta, &ttmove, &v)) return v;
-        /* the future margin lies within +-(the points left, the last 10, roem, pit) */
-        int bound = LAST_TRICK + (key >> 34 & 3 ? PIT_BONUS : 0);
-        for (int su = 0; su < 4; su++) bound += SUIT_POINTS[su == S.trump][all >> (8 * su) & 255];
-        if (bound <= alpha || -bound >= beta) {
-            bound = roem_bound(bound);
-            if (bound <= alpha) return bound;
-            if (-bound >= beta) return -bound;
+        /* The future margin: at most the points left (and the last 10) less twice the
+         * points the opponents surely take, the roem and a pit still possible; at least
+         * the same for the other side.  A trump above every trump of the other team is
+         * surely its team's (whatever trick it falls in, it wins it). */
+        int left = LAST_TRICK;
+        for (int su = 0; su < 4; su++) left += SUIT_POINTS[su == S.trump][all >> (8 * su) & 255];
+        int t8 = 8 * S.trump, p = S.playing;
+        int ours = (S.hand[p] | S.hand[p + 2]) >> t8 & 255;
+        int theirs = (S.hand[1 - p] | S.hand[3 - p]) >> t8 & 255;
+        int sure_ours = ours & ABOVE_ORDER[TOP_TRUMP[theirs] + 1];
+        int sure_theirs = theirs & ABOVE_ORDER[TOP_TRUMP[ours] + 1];
+        int pits = pitstate();
+        int hi = left - 2 * SUIT_POINTS[1][sure_theirs] +
+                 (pits >> p & 1 && !sure_theirs ? PIT_BONUS : 0);
+        int lo = -left + 2 * SUIT_POINTS[1][sure_ours] -
+                 (pits >> (1 - p) & 1 && !sure_ours ? PIT_BONUS : 0);
+        if (hi <= alpha || lo >= beta) {
+            int roem = roem_bound(0);
+            if (hi + roem <= alpha) return hi + roem;
+            if (lo - roem >= beta) return lo - roem;
         }
     }
     int a0 = alpha, b0 = beta;
-    int seat = (S.leader + S.tlen) & 3;
+    int seat = (S.t.leader + S.t.tlen) & 3;
     int maxing = (seat & 1) == S.playing;
     int moves[8];
     int n = gen_moves(seat, ttmove, moves);
     int skipped = maxing ? -INF : INF;
-    if (S.tlen == 3 && S.done < 6) { /* a child's stored bound may settle this node */
+    if (S.t.tlen == 3 && S.t.done < 6) { /* a child's stored bound may settle this node */
         uint64_t keys[8];
         int gains[8];
-        for (int i = 0; i < n; i++) {
-            Undo u;
-            play(moves[i], &u);
-            keys[i] = key1(S.hand[0] | S.hand[1] | S.hand[2] | S.hand[3]);
-            gains[i] = (u.winner & 1) == S.playing ? u.pts + u.roem : -u.pts - u.roem;
-            unplay(moves[i], &u);
+        uint32_t all = S.hand[0] | S.hand[1] | S.hand[2] | S.hand[3];
+        int base = S.points[S.t.tcards[0]] + S.points[S.t.tcards[1]] + S.points[S.t.tcards[2]];
+        for (int i = 0; i < n; i++) { /* each card's trick closed without playing it */
+            int c = moves[i];
+            int w = S.strength[S.t.led][c] > S.t.win_str ? seat : S.t.win_seat;
+            S.t.tcards[3] = c; /* for trick_roem's four of a kind; play() writes it again */
+            int gain = base + S.points[c] + trick_roem(S.t.tmask | 1u << c);
+            gains[i] = (w & 1) == S.playing ? gain : -gain;
+            keys[i] = key_of(all & ~(1u << c), w, S.t.flags | 1 << (w & 1));
             __builtin_prefetch(&TT1[hash64(keys[i], TT1_BITS) & ~1u]);
         }
         int k = 0;
@@ -545,7 +583,7 @@ static int search1(int alpha, int beta) {
         unplay(c, &u);
         if (improves(maxing, v, &best, &alpha, &beta)) bestmove = c;
         if (alpha >= beta) {
-            HISTORY[seat][c] += (8 - S.done) * (8 - S.done);
+            cut_off(seat, c);
             break;
         }
     }
@@ -560,7 +598,7 @@ static int NAT_GUESS = INF; /* a first guess for the next root action's nat valu
 static void last_trick(int *w, int *pts, int *roem);
 
 static int end_value(int m, int r) {
-    int team = S.flags == 1 ? 0 : S.flags == 2 ? 1 : -1;
+    int team = S.t.flags == 1 ? 0 : S.t.flags == 2 ? 1 : -1;
     if (team >= 0 && (S.pit_any || team == S.playing)) {
         m += team == S.playing ? PIT_BONUS : -PIT_BONUS;
         r += PIT_BONUS;
@@ -573,15 +611,15 @@ static int last_value(int m, int r) {
     int w, pts, roem;
     last_trick(&w, &pts, &roem);
     int sign = (w & 1) == S.playing ? 1 : -1;
-    int flags = S.flags;
-    S.flags |= 1 << (w & 1);
+    int flags = S.t.flags;
+    S.t.flags |= 1 << (w & 1);
     m += sign * pts;
     int v = end_value(m + sign * roem, r + roem);
     if (roem && S.claim && sign > 0) { /* the playing team may leave it */
         int u = end_value(m, r);
         if (u > v) v = u;
     }
-    S.flags = flags;
+    S.t.flags = flags;
     return v;
 }
 
@@ -591,9 +629,9 @@ static int nat_value(int alpha, int beta, int m, int r) {
     int ub = -(DEAL_POINTS + r); /* roem only grows */
     if (ub <= alpha) return ub;
     int lower = -INF, upper = ub, g = ub;
-    if (S.tlen == 0) {
+    if (S.t.tlen == 0) {
         /* the playing team's escape only raises g; its own pit would be an escape */
-        lower = ub - roem_bound(S.pit_any && !(S.flags & (1 << S.playing)) ? PIT_BONUS : 0);
+        lower = ub - roem_bound(S.pit_any && !(S.t.flags & (1 << S.playing)) ? PIT_BONUS : 0);
         if (lower == ub || lower >= beta) return lower;
     }
     if (NAT_GUESS < ub && NAT_GUESS > lower) g = NAT_GUESS; /* the last root action's */
@@ -612,9 +650,9 @@ static int nat_value(int alpha, int beta, int m, int r) {
 
 /* The value g of the current state (any point of a trick), within [alpha, beta]. */
 static int value(int alpha, int beta, int m, int r) {
-    if (S.tlen == 0) {
-        if (S.done == 8) return end_value(m, r);
-        if (S.done == 7) return last_value(m, r);
+    if (S.t.tlen == 0) {
+        if (S.t.done == 8) return end_value(m, r);
+        if (S.t.done == 7) return last_value(m, r);
     }
     /* Can the playing team force a margin of at least 1 from here?  If so g is the
      * margin m + f (a bound where f falls outside the window); if not, the deal is nat. */
@@ -628,7 +666,7 @@ static int value(int alpha, int beta, int m, int r) {
 
 /* The winner of the trick just closed takes or leaves its roem (claim mode). */
 static int decide(int alpha, int beta, int m, int r, int roem) {
-    if ((S.leader & 1) != S.playing) /* the opponents' take can only lower g */
+    if ((S.t.leader & 1) != S.playing) /* the opponents' take can only lower g */
         return value(alpha, beta, m - roem, r + roem);
     int v = value(alpha, beta, m + roem, r + roem);
     if (v >= beta) return v;
@@ -650,7 +688,7 @@ static int search2(int alpha, int beta, int m, int r) {
     S.nodes++;
     uint64_t key = 0;
     int ttmove = NOMOVE;
-    if (S.tlen == 0) {
+    if (S.t.tlen == 0) {
         /* search1's key and m and r: |m| and r stay below 2000 + 1100 (the root's are
          * checked; a deal's roem, pit and points add up to less than 1100), 13 bits each */
         key = key1(S.hand[0] | S.hand[1] | S.hand[2] | S.hand[3]) | (uint64_t)(m + 4096) << 36 |
@@ -659,7 +697,7 @@ static int search2(int alpha, int beta, int m, int r) {
         if (tt_probe(TT2, TT2_BITS, key, &alpha, &beta, &ttmove, &v)) return v;
     }
     int a0 = alpha, b0 = beta;
-    int seat = (S.leader + S.tlen) & 3;
+    int seat = (S.t.leader + S.t.tlen) & 3;
     int maxing = (seat & 1) == S.playing;
     int moves[8];
     int n = gen_moves(seat, ttmove, moves);
@@ -674,7 +712,10 @@ static int search2(int alpha, int beta, int m, int r) {
             v = search2(alpha, beta, m, r);
         unplay(c, &u);
         if (improves(maxing, v, &best, &alpha, &beta)) bestmove = c;
-        if (alpha >= beta) break;
+        if (alpha >= beta) {
+            cut_off(seat, c);
+            break;
+        }
     }
     if (key) tt_record(TT2, TT2_BITS, key, a0, b0, best, bestmove);
     return best;
@@ -691,7 +732,7 @@ static int search2(int alpha, int beta, int m, int r) {
 /* The value of one root action within [alpha, beta] (g, the playing team's). */
 static int root_child(int code, int alpha, int beta, int m, int r, int pending) {
     if (code == TAKE_CODE || code == LEAVE_CODE) {
-        int sign = (S.leader & 1) == S.playing ? 1 : -1;
+        int sign = (S.t.leader & 1) == S.playing ? 1 : -1;
         if (code == TAKE_CODE) return value(alpha, beta, m + sign * pending, r + pending);
         return value(alpha, beta, m, r);
     }
@@ -711,10 +752,10 @@ static int setup(PyObject *args, int *m, int *r, int *pending, int *want) {
     PyObject *trick;
     int trump;
     if (!PyArg_ParseTuple(args, "IIIIO!iiiiiiiiiiii", &h0, &h1, &h2, &h3, &PyTuple_Type, &trick,
-                          &S.leader, &S.done, &S.flags, &trump, &S.amsterdam, &S.claim,
+                          &S.t.leader, &S.t.done, &S.t.flags, &trump, &S.amsterdam, &S.claim,
                           &S.playing, &S.pit_any, m, r, pending, want))
         return -1;
-    if (trump < 0 || trump > 3 || S.leader < 0 || S.leader > 3 || S.done < 0 || S.done > 8 ||
+    if (trump < 0 || trump > 3 || S.t.leader < 0 || S.t.leader > 3 || S.t.done < 0 || S.t.done > 8 ||
         PyTuple_GET_SIZE(trick) > 3 || *m < -2000 || *m > 2000 || *r < 0 || *r > 2000) {
         PyErr_SetString(PyExc_ValueError, "position out of range");
         return -1;
@@ -751,14 +792,21 @@ static int setup(PyObject *args, int *m, int *r, int *pending, int *want) {
         S.above[c] = above;
     }
     S.above[32] = SUITM(trump);
+    for (int f = 0; f < 4; f++) { /* which teams may still take every trick */
+        int can0 = !(f & 2) && (S.pit_any || S.playing == 0);
+        int can1 = !(f & 1) && (S.pit_any || S.playing == 1);
+        S.pits[f] = (uint8_t)(can0 | can1 << 1);
+    }
     S.nodes = 0;
     memset(HISTORY, 0, sizeof HISTORY);
+    memset(KILLER, 255, sizeof KILLER);
     /* replay the trick so far (its cards are out of the hands already) */
-    S.tlen = 0;
-    S.high = 32;
-    S.win_seat = -1;
-    S.win_str = -1;
-    S.led = 0;
+    S.t.tlen = 0;
+    S.t.tmask = 0;
+    S.t.high = 32;
+    S.t.win_seat = -1;
+    S.t.win_str = -1;
+    S.t.led = 0;
     /* the hands must be apart and hold 8 - done cards, less one for a seat that has
      * played to the trick: the search trusts them */
     Py_ssize_t k = PyTuple_GET_SIZE(trick);
@@ -766,8 +814,8 @@ static int setup(PyObject *args, int *m, int *r, int *pending, int *want) {
     for (int i = 0; i < 4; i++) {
         if (seen & S.hand[i]) goto bad;
         seen |= S.hand[i];
-        int played = ((i - S.leader) & 3) < k;
-        if (__builtin_popcount(S.hand[i]) != 8 - S.done - played) goto bad;
+        int played = ((i - S.t.leader) & 3) < k;
+        if (__builtin_popcount(S.hand[i]) != 8 - S.t.done - played) goto bad;
     }
     for (Py_ssize_t i = 0; i < k; i++) {
         long card = PyLong_AsLong(PyTuple_GET_ITEM(trick, i));
@@ -776,12 +824,12 @@ static int setup(PyObject *args, int *m, int *r, int *pending, int *want) {
             return -1;
         }
         seen |= 1u << card;
-        int seat = (S.leader + S.tlen) & 3;
+        int seat = (S.t.leader + S.t.tlen) & 3;
         S.hand[seat] |= 1u << card; /* play() takes it out again */
         Undo u;
         play((int)card, &u);
     }
-    if ((*pending && k) || (S.done == 8 && !*pending)) goto bad;
+    if ((*pending && k) || (S.t.done == 8 && !*pending)) goto bad;
     return 0;
 bad:
     PyErr_SetString(PyExc_ValueError, "inconsistent position: hands, trick and tricks disagree");
@@ -795,7 +843,7 @@ static int root_actions(int pending, int *codes, int *rep) {
         codes[1] = rep[1] = LEAVE_CODE;
         return 2;
     }
-    int seat = (S.leader + S.tlen) & 3;
+    int seat = (S.t.leader + S.t.tlen) & 3;
     uint32_t lg = legal(seat);
     int kept[8];
     int nk = gen_moves(seat, NOMOVE, kept);
@@ -819,7 +867,7 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
     if (setup(args, &m, &r, &pending, &want) < 0) return NULL;
     int codes[8], rep[8], vals[8];
     int n = root_actions(pending, codes, rep);
-    int mover = pending ? S.leader & 1 : ((S.leader + S.tlen) & 3) & 1;
+    int mover = pending ? S.t.leader & 1 : ((S.t.leader + S.t.tlen) & 3) & 1;
     int maxing = mover == S.playing;
     if (n == 0) {
         PyErr_SetString(PyExc_ValueError, "no legal action");
@@ -831,7 +879,7 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
             order[k++] = 0;
             order[k++] = 1;
         } else { /* in the order of the move heuristic, merged cards once */
-            int kept[8], seat = (S.leader + S.tlen) & 3;
+            int kept[8], seat = (S.t.leader + S.t.tlen) & 3;
             STATIC_ORDER = 1;
             int nk = gen_moves(seat, NOMOVE, kept);
             STATIC_ORDER = 0;
