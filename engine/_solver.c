@@ -750,16 +750,20 @@ static int root_child(int code, int alpha, int beta, int m, int r, int pending) 
 static int setup(PyObject *args, int *m, int *r, int *pending, int *want) {
     unsigned int h0, h1, h2, h3;
     PyObject *trick;
-    int trump;
+    int trump, leader, done, flags;
     if (!PyArg_ParseTuple(args, "IIIIO!iiiiiiiiiiii", &h0, &h1, &h2, &h3, &PyTuple_Type, &trick,
-                          &S.t.leader, &S.t.done, &S.t.flags, &trump, &S.amsterdam, &S.claim,
-                          &S.playing, &S.pit_any, m, r, pending, want))
+                          &leader, &done, &flags, &trump, &S.amsterdam, &S.claim, &S.playing,
+                          &S.pit_any, m, r, pending, want))
         return -1;
-    if (trump < 0 || trump > 3 || S.t.leader < 0 || S.t.leader > 3 || S.t.done < 0 || S.t.done > 8 ||
+    if (trump < 0 || trump > 3 || leader < 0 || leader > 3 || done < 0 || done > 8 ||
+        flags < 0 || flags > 3 || S.playing < 0 || S.playing > 1 ||
         PyTuple_GET_SIZE(trick) > 3 || *m < -2000 || *m > 2000 || *r < 0 || *r > 2000) {
         PyErr_SetString(PyExc_ValueError, "position out of range");
         return -1;
     }
+    S.t.leader = (int8_t)leader;
+    S.t.done = (int8_t)done;
+    S.t.flags = (int8_t)flags;
     if (!tables_ready) init_tables();
     if (!TT1) {
         TT1 = tt_alloc(TT1_BITS);

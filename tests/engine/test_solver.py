@@ -272,6 +272,21 @@ def test_an_inconsistent_position_is_refused() -> None:
         solver.best(doubled)
 
 
+@pytest.mark.parametrize(
+    ("index", "value"),
+    [(5, 4), (5, 256), (6, 9), (6, 264), (7, 4), (7, -1), (8, 4), (11, 2), (13, 2001)],
+    ids=["leader 4", "leader 256", "done 9", "done 264", "flags 4", "flags -1", "trump 4",
+         "playing 2", "margin 2001"],
+)  # fmt: skip
+def test_a_field_out_of_range_is_refused(index: int, value: int) -> None:
+    """Each field is checked whole (not a byte of it) before the search reads it."""
+    (deal,) = positions(5, 1, (6, 6))
+    args = list(solver.position(deal))
+    args[index] = value
+    with pytest.raises(ValueError, match="position out of range"):
+        solver._solver.solve(*args, 0)
+
+
 def test_without_the_compiled_module_the_import_names_make_install() -> None:
     code = (
         "import sys; sys.modules['engine._solver'] = None\n"
