@@ -12,7 +12,8 @@ import pytest
 
 from client import GameClient
 from server.sheet.actor import IDLE_SECONDS
-from tests.server.conftest import Harness, sync
+from server.sheet.sheets import CODES_CACHED
+from tests.server.conftest import Harness, running_harness, sync
 
 pytestmark = [pytest.mark.server, pytest.mark.sheet]
 
@@ -335,3 +336,41 @@ async def test_a_sheet_of_four_players_without_team_names(harness: Harness) -> N
     assert (await update(eve, 2))["change"]["text"] == "Deal 1: Ann & Cas 100, Bob & Dee 62"
     refused = await ann.request({"type": "sheet_create", "first_dealer": 2}, "error")
     assert refused["code"] == "invalid_field" and "players" in refused["message"]
+
+
+async def test_wrong_codes_over_http_count_as_over_the_websocket(tmp_path) -> None:
+    async with running_harness(tmp_path, attempts=3) as h:
+        ann = await h.client("ann")
+        made = await create(ann)
+        view = made["codes"]["view"]
+        assert (await h.http_get(f"/sheets/{view}.csv"))[0] == 200  # a right one: no count
+        for path in ("/sheets/WRONGCODE1.csv", "/sheets/WRONGCODE2/print"):
+            status, body, _ = await h.http_get(path)
+            assert (status, json.loads(body)["error"]) == (404, "bad_sheet_code")
+        wrong = await ann.request({"type": "sheet_open", "code": "WRONGCODE3"}, "error")
+        assert wrong["code"] == "bad_sheet_code"  # the third, over the websocket
+        status, body, _ = await h.http_get(f"/sheets/{view}/print")  # even a right one
+        refused = json.loads(body)
+        assert (status, refused["error"]) == (429, "too_many_attempts")
+        assert "try again in 60 s" in refused["message"]
+        again = await ann.request({"type": "sheet_open", "code": view}, "error")
+        assert again["code"] == "too_many_attempts"
+        h.advance(h.settings.attempts_window)
+        assert (await h.http_get(f"/sheets/{view}.csv"))[0] == 200
+
+
+async def test_the_codes_looked_up_are_kept_within_a_bound(harness: Harness) -> None:
+    assert harness.server is not None
+    codes = harness.server.sheets.codes
+    assert codes.limit == CODES_CACHED
+    codes.limit = 2  # a small bound: the oldest codes go, and are looked up again
+    ann, bob = await harness.client("ann"), await harness.client("bob")
+    made = [await create(ann) for _ in range(3)]
+    for sheet in made:
+        for code in sheet["codes"].values():
+            opened = await open_sheet(bob, code)
+            assert opened["sheet_id"] == sheet["sheet_id"]
+            assert len(codes) <= 2
+    first = made[0]["codes"]["edit"]
+    assert codes.get(first) is None  # let go, and still opens its sheet
+    assert (await open_sheet(bob, first))["role"] == "edit"
