@@ -84,15 +84,16 @@ class Server:
         self.players.subscribe(self.events)
         reviews = Reviews(store, self.bots, self.daily)
         rematches = Rematches(store, self.rooms, self.lobby)
+        attempts = FailedAttempts(settings.attempts, settings.attempts_window, clock.now)
         self.session = Session(
             self.router, self.lobby, self.identity, self.rooms, store, self.daily, reviews,
-            rematches, self.players, self.sheets,
-            FailedAttempts(settings.attempts, settings.attempts_window, clock.now),
+            rematches, self.players, self.sheets, attempts,
         )  # fmt: skip
         self.http = Endpoints(
-            self.router, self.metrics, store, self.daily, self.players, self.sheets,
+            self.router, self.metrics, store, self.daily, self.players, self.sheets, attempts,
             self.cluster.node if self.cluster else None,
             frozenset(o.strip() for o in settings.allowed_origins.split(",") if o.strip()),
+            settings.trust_forwarded,
         )  # fmt: skip
         self.metrics.rooms.set_function(lambda: len(self.router.held(ROOM)))
         self.metrics.tables.set_function(

@@ -21,6 +21,7 @@ from .catalog import describe
 from .daily.days import parse_day
 from .errors import Refused
 from .ids import hash_token
+from .limits import FailedAttempts, client_address
 from .metrics import Metrics
 from .protocol import BOARD_PAGE, ProtocolError
 from .router import ROOM, SHEET, TOURNAMENT, Router
@@ -39,7 +40,8 @@ PUBLIC_PLAYERS = "public, max-age=30"  # the rating board and profiles
 class Endpoints:
     def __init__(
         self, router: Router, metrics: Metrics, store: Store, daily: Daily, players: Players,
-        sheets: Sheets, node: str | None, origins: frozenset[str] = frozenset(),
+        sheets: Sheets, attempts: FailedAttempts, node: str | None,
+        origins: frozenset[str] = frozenset(), trust_forwarded: bool = False,
     ) -> None:  # fmt: skip
         self.router = router
         self.metrics = metrics
@@ -47,6 +49,8 @@ class Endpoints:
         self.daily = daily
         self.players = players
         self.sheets = sheets
+        self.attempts = attempts  # wrong sheet codes count as over the websocket
+        self.trust_forwarded = trust_forwarded
         self.node = node
         self.origins = origins  # the pages allowed to open a websocket (none: our own)
         self.files = static.load()  # the browser client
@@ -93,7 +97,8 @@ class Endpoints:
                 status = HTTPStatus.NOT_FOUND if err.code == "no_such_player" else 400
                 return refusal(HTTPStatus(status), err.code, err.message)
         if path.startswith("/sheets/"):
-            return await self.sheet_export(path.removeprefix("/sheets/"))
+            address = client_address(connection, self.trust_forwarded)
+            return await self.sheet_export(path.removeprefix("/sheets/"), address)
         return response(HTTPStatus.NOT_FOUND, b"not found\n", "text/plain")
 
     def _origin_refused(self, request: Request) -> Response | None:
@@ -107,9 +112,10 @@ class Endpoints:
             return None
         return response(HTTPStatus.FORBIDDEN, b"this origin may not connect\n", "text/plain")
 
-    async def sheet_export(self, rest: str) -> Response:
+    async def sheet_export(self, rest: str, address: str) -> Response:
         """``<code>.csv`` (every deal) or ``<code>/print`` (a page to print) of a score sheet,
-        by either of its codes; never cached (the code is a secret, the sheet goes on)."""
+        by either of its codes; never cached (the code is a secret, the sheet goes on).  A
+        wrong code counts toward ``address``'s wrong attempts, as over the websocket."""
         if rest.endswith(".csv"):
             code, kind = rest.removesuffix(".csv"), "csv"
         else:
@@ -117,8 +123,10 @@ class Endpoints:
         if not kind or not 4 <= len(code) <= 32:
             return response(HTTPStatus.NOT_FOUND, b"not found\n", "text/plain")
         try:
-            sheet = await self.sheets.read(code)
+            sheet = await self.attempts.coded(address, self.sheets.read(code))
         except Refused as err:
+            if err.code == "too_many_attempts":
+                return refusal(HTTPStatus.TOO_MANY_REQUESTS, err.code, err.message)
             return refusal(HTTPStatus.NOT_FOUND, err.code, err.message)
         if kind == "csv":
             body = export.to_csv(sheet).encode()

@@ -1,5 +1,6 @@
 """Limits by client address: how many connections one address may hold, and how many
-wrong codes (invite codes, score sheet codes, tokens) it may try in a window of time.
+wrong codes (invite codes, score sheet codes, tokens) it may try in a window of time, over
+a websocket and over HTTP (a sheet's exports) alike.
 
 An address is the connection's remote IP, or, behind a proxy this server trusts
 (``trust_forwarded``), the first address of its ``X-Forwarded-For`` header.
@@ -7,12 +8,18 @@ An address is the connection's remote IP, or, behind a proxy this server trusts
 
 from __future__ import annotations
 
+import asyncio
 from collections import Counter, deque
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
 
 from websockets.asyncio.server import ServerConnection
 
 from .errors import Refused
+
+T = TypeVar("T")
+
+WRONG_CODES = frozenset({"bad_invite", "bad_sheet_code", "bad_token"})  # count as attempts
 
 
 def client_address(ws: ServerConnection, trust_forwarded: bool) -> str:
@@ -70,3 +77,19 @@ class FailedAttempts:
 
     def failed(self, address: str) -> None:
         self.failures.setdefault(address, deque()).append(self.now())
+
+    async def coded(self, address: str, work: Awaitable[T]) -> T:
+        """``work`` that checks a secret code (an invite code, a sheet's, a token): refused
+        at once from an address that tried too many wrong ones lately; a wrong one counts."""
+        try:
+            self.check(address)
+        except Refused:
+            if asyncio.iscoroutine(work):
+                work.close()
+            raise
+        try:
+            return await work
+        except Refused as err:
+            if err.code in WRONG_CODES:
+                self.failed(address)
+            raise

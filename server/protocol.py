@@ -278,7 +278,7 @@ class SheetCreate(_Msg):
     """A score sheet for a game played with real cards (you get its two links' codes)."""
 
     type: Literal["sheet_create"]
-    teams: Annotated[list[SheetName], Field(min_length=2, max_length=2)]
+    teams: Annotated[list[SheetName], Field(min_length=2, max_length=2)] | None = None
     players: Annotated[list[SheetName], Field(min_length=4, max_length=4)] | None = None
     first_dealer: Seat = 0
     target: Annotated[int, Field(ge=TARGET_RANGE[0], le=TARGET_RANGE[1])] | None = None

@@ -8,7 +8,6 @@ own bug is logged and closes this client with 1011 (see :meth:`Peer.attempt`).
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Awaitable
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -19,7 +18,6 @@ from websockets.exceptions import ConnectionClosed
 from . import protocol as p
 from .connection import Client
 from .daily import Daily
-from .errors import Refused
 from .limits import FailedAttempts
 from .lobby import Identity, Lobby
 from .logs import log
@@ -148,20 +146,8 @@ class Session:
                 client.send(reply(m, {"type": "rating_board", **board}))
 
     async def coded(self, client: Client, work: Awaitable[T]) -> T:
-        """``work`` that checks a secret code (an invite code, a sheet's, a token): refused
-        at once from an address that tried too many wrong ones lately; a wrong one counts."""
-        try:
-            self.attempts.check(client.address)
-        except Refused:
-            if asyncio.iscoroutine(work):
-                work.close()
-            raise
-        try:
-            return await work
-        except Refused as err:
-            if err.code in WRONG_CODES:
-                self.attempts.failed(client.address)
-            raise
+        """``work`` that checks a secret code, counted against the client's address."""
+        return await self.attempts.coded(client.address, work)
 
     async def record(self, client: Client, m: p.GetRecord) -> None:
         record = await self.store.match(m.match_id)
@@ -190,9 +176,6 @@ class Session:
         if m.ref:
             welcome["ref"] = m.ref
         client.send(welcome)
-
-
-WRONG_CODES = frozenset({"bad_invite", "bad_sheet_code", "bad_token"})
 
 
 def reply(m: Any, message: dict[str, Any]) -> dict[str, Any]:

@@ -32,7 +32,8 @@ def to_csv(sheet: Sheet) -> str:
 
 
 def to_html(sheet: Sheet) -> str:
-    """A page to print: each game's deals and totals, and who won."""
+    """A page to print: each game's deals and totals, and who won (the sheet's winner:
+    :func:`engine.scoring.match_winner` after the deal that ended the game)."""
     a, b = (html.escape(t) for t in sheet.teams)
     parts = [
         "<!doctype html><html lang=en><meta charset=utf-8>",
@@ -44,8 +45,7 @@ def to_html(sheet: Sheet) -> str:
         f"<h1>{a} &ndash; {b}</h1>",
     ]
     for game in sheet.games:
-        over = sheet.over(game)
-        winner = sheet.teams[0 if game.totals[0] > game.totals[1] else 1] if over else None
+        winner = sheet.winner(game)  # engine.scoring's, at the deal that ended the game
         unit = "points" if sheet.rules.end is EndKind.TARGET else "deals"
         end = f"{sheet.end_value(game)} {unit}"
         parts.append(f"<h2>Game {game.number} <small>(to {end})</small></h2>")
@@ -55,16 +55,21 @@ def to_html(sheet: Sheet) -> str:
             f"<th>Total {b}</th></tr></thead><tbody>"
         )
         for d in game.deals:
+            late = game.ended is not None and d.number > game.ended
             marks = " ".join(
-                mark for mark, on in (("nat", d.result.nat), ("pit", d.deal.pit is not None)) if on
-            )
+                mark
+                for mark, on in (
+                    ("nat", d.result.nat), ("pit", d.deal.pit is not None), ("after the end", late),
+                )
+                if on
+            )  # fmt: skip
             parts.append(
                 f"<tr><td>{d.number}</td><td>{html.escape(sheet.seat_name(d.dealer))}</td>"
                 f"<td>{html.escape(sheet.teams[d.deal.playing])}</td><td>{d.result.score[0]}</td>"
                 f"<td>{d.result.score[1]}</td><td>{d.deal.roem[0]}</td><td>{d.deal.roem[1]}</td>"
                 f"<td>{marks}</td><td>{d.totals[0]}</td><td>{d.totals[1]}</td></tr>"
             )
-        result = f"{html.escape(winner)} won" if winner else "not finished"
+        result = "not finished" if winner is None else f"{html.escape(sheet.teams[winner])} won"
         parts.append(
             f"</tbody><tfoot><tr><td colspan=8>{result}</td><td>{game.totals[0]}</td>"
             f"<td>{game.totals[1]}</td></tr></tfoot></table>"

@@ -4,16 +4,20 @@ durable log (like a room: no I/O, no clock; the actor commits what it says).
 After each deal the table enters the playing team, one team's card points (the other's is
 162 minus them, the last trick included) or both, each team's roem, and the team that took
 every trick, if one did; :func:`engine.scoring.score_deal` scores it (nat, ties nat, pit
-and its bonus option), and :func:`engine.scoring.match_over` says when the game is over,
-so the sheet scores exactly as a played match does.
+and its bonus option), and :func:`engine.scoring.match_over` says, deal by deal, which deal
+ended the game (the first after which a team has reached the end with unequal totals: the
+higher total then wins, :func:`engine.scoring.match_winner`), so the sheet scores exactly
+as a played match does.  A game never holds deals after its end: a correction or deletion
+that would end it earlier, before deals that were played on, is refused
+(``deals_after_end``) until those are deleted.
 
 Transitions, in one table (command: entries written | refusals); every command names the
 version it was made on, and one made on an older version is refused (``stale_version``),
 never merged::
 
     enter(draft)        DealEntered          | invalid_deal game_ended
-    edit(id, draft)     DealEdited           | invalid_deal no_such_deal
-    delete(id)          DealDeleted          | no_such_deal
+    edit(id, draft)     DealEdited           | invalid_deal no_such_deal deals_after_end
+    delete(id)          DealDeleted          | no_such_deal deals_after_end
     set_dealer(seat)    DealerSet            | dealer_unchanged
     continue_()         Continued            | not_over
     new_game()          NewGame              | empty_game
@@ -26,13 +30,14 @@ The changes in effect are a list: a change is appended (and what was undone is f
 afresh from that list, so an undo of any change, a deal entered or a new game started,
 is exact.  The dealer rotates clockwise every deal; a correction sets who deals from there,
 and a deleted deal is one that never happened.  A deal is named by the version that
-entered it (its ``id``), which never changes.
+entered it (its ``id``), which never changes; any deal of any game may be corrected or
+deleted, and its game's totals and end are worked out again.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine.events import DealResult
@@ -72,16 +77,22 @@ def check_name(text: str, what: str) -> str:
 
 
 def created(
-    by: str, at: float, teams: Sequence[str], players: Sequence[str] | None,
+    by: str, at: float, teams: Sequence[str] | None, players: Sequence[str] | None,
     first_dealer: int, rules: Rules,
 ) -> Created:  # fmt: skip
-    """A new sheet's first entry, its names checked."""
-    a, b = (check_name(t, f"team {i + 1}'s name") for i, t in enumerate(teams))
-    if a.casefold() == b.casefold():
-        raise SheetError("bad_name", "the two teams need different names")
+    """A new sheet's first entry, its names checked; without team names each team is
+    called after its players (seats 0 and 2: ``"Ann & Cas"``)."""
     named = None
     if players is not None:
         named = tuple(check_name(n, f"player {i + 1}'s name") for i, n in enumerate(players))
+    if teams is not None:
+        a, b = (check_name(t, f"team {i + 1}'s name") for i, t in enumerate(teams))
+    elif named is not None:
+        a, b = (f"{named[t]} & {named[t + 2]}" for t in (0, 1))
+    else:
+        raise SheetError("invalid_field", "give the two teams' names, or the four players'")
+    if a.casefold() == b.casefold():
+        raise SheetError("bad_name", f"the two teams need different names, not {a!r} twice")
     return Created(by, at, (a, b), named, first_dealer, rules)  # type: ignore[arg-type]
 
 
@@ -130,10 +141,16 @@ class Game:
     number: int
     deals: list[ScoredDeal] = field(default_factory=list)
     continued: int = 0  # times played on past its end
+    ended: int | None = None  # the number of the deal that ended it (None: not over)
 
     @property
     def totals(self) -> tuple[int, int]:
         return self.deals[-1].totals if self.deals else (0, 0)
+
+    @property
+    def late(self) -> int:
+        """Deals after its end (none, but in a log written before that was refused)."""
+        return 0 if self.ended is None else len(self.deals) - self.ended
 
 
 @dataclass(slots=True)
@@ -179,12 +196,23 @@ class Sheet:
         return self.rules.end_value * (1 + game.continued)
 
     def over(self, game: Game) -> bool:
-        return match_over(self.rules.end, self.end_value(game), game.totals, len(game.deals))
+        return game.ended is not None
+
+    def winner(self, game: Game) -> int | None:
+        """The team that won ``game``: the higher total after the deal that ended it."""
+        if game.ended is None:
+            return None
+        return match_winner(game.deals[game.ended - 1].totals)
+
+    def extra_deal(self, game: Game) -> bool:
+        """Whether ``game`` has reached its end with equal totals: one more deal."""
+        if game.ended is not None:
+            return False
+        return extra_deal(self.rules.end, self.end_value(game), game.totals, len(game.deals))
 
     def summary(self, names: dict[str, str] | None = None) -> dict[str, Any]:
         """The sheet as every phone shows it (without its history: see :attr:`history`)."""
         game, names = self.game, names or {}
-        over = self.over(game)
         return {
             "id": self.id,
             "version": self.version,
@@ -197,31 +225,27 @@ class Sheet:
                 "pit_bonus": str(self.rules.pit_bonus),
             },
             "game": {
-                "number": game.number,
-                "deals": [{**d.to_dict(), "by": names.get(d.by, d.by)} for d in game.deals],
-                "totals": list(game.totals),
+                **self._game(game, names),
                 "end_value": self.end_value(game),
                 "continued": game.continued,
-                "over": over,
-                "winner": match_winner(game.totals) if over else None,
-                "extra_deal": extra_deal(
-                    self.rules.end, self.end_value(game), game.totals, len(game.deals)
-                ),
+                "over": self.over(game),
+                "extra_deal": self.extra_deal(game),
             },
-            "games": [
-                {
-                    "number": g.number,
-                    "deals": len(g.deals),
-                    "totals": list(g.totals),
-                    "winner": match_winner(g.totals) if self.over(g) else None,
-                }
-                for g in self.games[:-1]
-            ],
+            "games": [self._game(g, names) for g in self.games[:-1]],
             "dealer": self.dealer,
             "leader": (self.dealer + 1) % 4,
             "stats": [self._stats(game, team) for team in (0, 1)],
             "undo": self.changes[-1].text if self.changes else None,
             "redo": self.undone[-1].text if self.undone else None,
+        }
+
+    def _game(self, game: Game, names: dict[str, str]) -> dict[str, Any]:
+        return {
+            "number": game.number,
+            "deals": [{**d.to_dict(), "by": names.get(d.by, d.by)} for d in game.deals],
+            "totals": list(game.totals),
+            "end_deal": game.ended,
+            "winner": self.winner(game),
         }
 
     def _stats(self, game: Game, team: int) -> dict[str, Any]:
@@ -248,12 +272,16 @@ class Sheet:
     def edit(self, by: str, at: float, version: int, deal_id: int, draft: Draft) -> list[Entry]:
         self._current(version)
         self._deal(deal_id)
-        return [DealEdited(by, at, deal_id, self._checked(draft))]
+        change = DealEdited(by, at, deal_id, self._checked(draft))
+        self._ends_in_place(change, "correction")
+        return [change]
 
     def delete(self, by: str, at: float, version: int, deal_id: int) -> list[Entry]:
         self._current(version)
         self._deal(deal_id)
-        return [DealDeleted(by, at, deal_id)]
+        change = DealDeleted(by, at, deal_id)
+        self._ends_in_place(change, "deletion")
+        return [change]
 
     def set_dealer(self, by: str, at: float, version: int, seat: int) -> list[Entry]:
         self._current(version)
@@ -293,11 +321,31 @@ class Sheet:
                 f"{self.version} now): check it and send your change again",
             )
 
-    def _deal(self, deal_id: int) -> ScoredDeal:
-        for deal in self.game.deals:
-            if deal.id == deal_id:
-                return deal
-        raise SheetError("no_such_deal", f"game {self.game.number} has no deal {deal_id}")
+    def _deal(self, deal_id: int) -> tuple[Game, ScoredDeal]:
+        """A deal of any game, by its id, and its game."""
+        for game in self.games:
+            for deal in game.deals:
+                if deal.id == deal_id:
+                    return game, deal
+        raise SheetError("no_such_deal", f"the sheet has no deal {deal_id}")
+
+    def _ends_in_place(self, change: DealEdited | DealDeleted, what: str) -> None:
+        """Refuse ``change`` if it would end a game before deals that were played on after
+        it (a game ends with the first deal that ends it: nothing comes after)."""
+        trial = replace(self, changes=[*self.changes, Applied(self.version + 1, change, "")])
+        trial._derive()
+        for now, then in zip(self.games, trial.games, strict=True):
+            if then.ended is not None and then.late > now.late:
+                a, b = then.deals[then.ended - 1].totals
+                first, last = then.ended + 1, len(then.deals)
+                later = f"deal {last} comes" if first == last else f"deals {first}-{last} come"
+                them = "it" if first == last else "them"
+                raise SheetError(
+                    "deals_after_end",
+                    f"with this {what} game {then.number} ends with deal {then.ended} "
+                    f"({self.teams[0]} {a}, {self.teams[1]} {b}), but {later} after that: "
+                    f"delete {them} first (the last first), then make the {what} again",
+                )
 
     def _checked(self, draft: Draft) -> DealInput:
         """``draft`` completed (the other team's points) and checked, or refused with what
@@ -409,6 +457,7 @@ class Sheet:
                 self.dealer = seat
             case Continued():
                 self.game.continued += 1
+                self.game.ended = None  # the end moves on
             case NewGame():
                 self.games.append(Game(self.game.number + 1))
 
@@ -421,12 +470,16 @@ class Sheet:
                             edited)  # fmt: skip
         game.deals.append(scored)
         self.dealer = (self.dealer + 1) % 4
+        if game.ended is None and match_over(
+            self.rules.end, self.end_value(game), totals, len(game.deals)
+        ):
+            game.ended = len(game.deals)
 
     def _describe_before(self, change: Change) -> str:
         """A deletion in words, while its deal is still there (else "")."""
         if isinstance(change, DealDeleted):
-            deal = self._deal(change.deal_id)
-            return f"Deal {deal.number} deleted ({self._line(deal)})"
+            game, deal = self._deal(change.deal_id)
+            return f"{self._named(game, deal)} deleted ({self._line(deal)})"
         return ""
 
     def _describe_after(self, change: Change) -> str:
@@ -434,11 +487,11 @@ class Sheet:
         game = self.game
         match change:
             case DealEntered():
-                deal = self._find(self.version)
+                _, deal = self._deal(self.version)
                 return f"Deal {deal.number}: {self._line(deal)}"
             case DealEdited(deal_id=deal_id):
-                deal = self._find(deal_id)
-                return f"Deal {deal.number} corrected: {self._line(deal)}"
+                found, deal = self._deal(deal_id)
+                return f"{self._named(found, deal)} corrected: {self._line(deal)}"
             case DealerSet(seat=seat):
                 return f"Dealer corrected: {self.seat_name(seat)} deals next"
             case Continued():
@@ -447,8 +500,11 @@ class Sheet:
                 return f"Game {game.number} started"
         raise ValueError(f"not a change: {change!r}")  # pragma: no cover
 
-    def _find(self, deal_id: int) -> ScoredDeal:
-        return next(d for game in self.games for d in game.deals if d.id == deal_id)
+    def _named(self, game: Game, deal: ScoredDeal) -> str:
+        """``Deal 3``, or of an earlier game ``Game 1, deal 3``."""
+        if game is self.game:
+            return f"Deal {deal.number}"
+        return f"Game {game.number}, deal {deal.number}"
 
     def _line(self, deal: ScoredDeal) -> str:
         t, s = self.teams, deal.result.score

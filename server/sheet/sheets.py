@@ -15,6 +15,7 @@ from engine import NotationError, Rules
 from .. import protocol as p
 from ..errors import room_unavailable
 from ..ids import new_id, new_invite_code, normalize_code
+from ..lru import Lru
 from ..router import SHEET, Ref
 from ..store.base import SheetRow
 from . import entries
@@ -28,6 +29,9 @@ if TYPE_CHECKING:
     from ..store.base import Store
 
 
+CODES_CACHED = 4096  # the codes looked up lately, kept (an older one is looked up again)
+
+
 class Sheets:
     name = SHEET
 
@@ -35,7 +39,7 @@ class Sheets:
         self.ports = ports
         self.store = store
         self.identity = identity
-        self._codes: dict[str, tuple[str, str]] = {}  # code -> (sheet id, "edit" | "view")
+        self.codes: Lru[str, tuple[str, str]] = Lru(CODES_CACHED)  # -> (id, edit | view)
 
     async def create(self, peer: Peer, m: p.SheetCreate) -> None:
         """A new sheet, followed by its creator, who gets both codes."""
@@ -67,13 +71,13 @@ class Sheets:
     async def find(self, code: str) -> tuple[str, str]:
         """The sheet a link's code opens, and whether it may change it (``edit``)."""
         code = normalize_code(code)
-        found = self._codes.get(code)
+        found = self.codes.get(code)
         if found is None:
             row = await self.store.sheet_by_code(code)
             if row is None:
                 raise p.ProtocolError("bad_sheet_code", "no score sheet has that code")
             found = (row.id, "edit" if code == row.edit_code else "view")
-            self._codes[code] = found
+            self.codes.put(code, found)
         return found
 
     async def read(self, code: str) -> Sheet:

@@ -92,8 +92,13 @@ export function dealFields(form) {
   return fields;
 }
 
+// A deal of any game, by its id, with the number of its game (earlier games can be corrected too).
 export function dealOf(s, dealId) {
-  return s.sheet?.game.deals.find((d) => d.id === dealId) ?? null;
+  for (const game of s.sheet ? [s.sheet.game, ...s.sheet.games] : []) {
+    const deal = game.deals.find((d) => d.id === dealId);
+    if (deal) return { ...deal, game: game.number };
+  }
+  return null;
 }
 
 // -- the entry form --------------------------------------------------------------------------
@@ -113,7 +118,8 @@ export function fillEntry(s, dealId = null) {
   for (const team of [0, 1]) {
     for (const el of form.querySelectorAll(`[data-team-name="${team}"]`)) el.textContent = teams[team];
   }
-  $('#sheet-entry-title').textContent = deal ? `Correct deal ${deal.number}` : `Deal ${s.sheet.game.deals.length + 1}`;
+  const earlier = deal && deal.game !== s.sheet.game.number ? ` of game ${deal.game}` : '';
+  $('#sheet-entry-title').textContent = deal ? `Correct deal ${deal.number}${earlier}` : `Deal ${s.sheet.game.deals.length + 1}`;
   show($('#sheet-delete'), Boolean(deal));
   syncEntry();
 }
@@ -174,14 +180,16 @@ export function buildRoemSteps(steps) {
 export function createSheetMessage(form) {
   const f = form.elements;
   const players = [0, 1, 2, 3].map((i) => f[`p${i}`].value.trim());
+  const teams = [f.team0.value.trim(), f.team1.value.trim()];
   const message = {
     type: 'sheet_create',
-    teams: [f.team0.value.trim(), f.team1.value.trim()],
     first_dealer: Number(f.first_dealer.value),
     pit_bonus: f.pit_bonus.value,
     [f.end.value === 'deals' ? 'deals' : 'target']: Number(f.end_value.value),
   };
   if (players.some(Boolean)) message.players = players.map((p, i) => p || `Player ${i + 1}`);
+  // no team names with the players named: the server calls each team after its two
+  if (teams.some(Boolean) || !message.players) message.teams = teams;
   return message;
 }
 
@@ -273,9 +281,10 @@ function ending(sheet, editor) {
   }
   if (!game.over) return [];
   const winner = sheet.teams[game.winner];
+  const end = game.deals[game.end_deal - 1].totals; // the game ended with this deal
   return [
     h('p', { id: 'sheet-winner', dataset: { winner: game.winner, key: 'winner' } },
-      h('strong', {}, `${winner} won`), ` ${Math.max(...game.totals)} to ${Math.min(...game.totals)}.`),
+      h('strong', {}, `${winner} won`), ` ${Math.max(...end)} to ${Math.min(...end)}.`),
     editor
       ? h('div', { class: 'item-actions', dataset: { key: 'next' } },
         h('button', { type: 'button', class: 'primary', id: 'sheet-new-game' }, 'New game, same names'),
@@ -285,15 +294,28 @@ function ending(sheet, editor) {
   ];
 }
 
+// The deals of the game being played, then those of the earlier games (newest first): a
+// deal of any game can be tapped to correct it.
 function dealsTable(sheet, editor) {
-  const [a, b] = sheet.teams;
-  const deals = sheet.game.deals;
-  if (!deals.length) {
-    return [h('p', { class: 'muted', dataset: { key: 'empty' } },
+  const current = sheet.game.deals.length
+    ? [gameTable(sheet, sheet.game, editor, 'table'),
+      h('p', { class: 'muted small', dataset: { key: 'legend' } },
+        'The playing team’s score is marked. Nat: the playing team did not score more than the others, so they get 162 and all the roem.')]
+    : [h('p', { class: 'muted', dataset: { key: 'empty' } },
       editor ? 'No deals yet: after the first deal, tap “New deal”.' : 'No deals yet.')];
-  }
-  return [h('table', { class: 'sheet-table', dataset: { key: 'table' } },
-    h('caption', { class: 'sr-only' }, `The deals of game ${sheet.game.number}`),
+  const earlier = [...sheet.games].reverse().map((game) => h('section', {
+    class: 'sheet-earlier', dataset: { key: `game-${game.number}`, game: game.number },
+  },
+  h('h3', { class: 'small' }, `Game ${game.number}`, ' · ',
+    game.winner === null ? 'not finished' : `${sheet.teams[game.winner]} won`),
+  gameTable(sheet, game, editor, `table-${game.number}`)));
+  return [...current, ...earlier];
+}
+
+function gameTable(sheet, game, editor, key) {
+  const [a, b] = sheet.teams;
+  return h('table', { class: 'sheet-table', dataset: { key, game: game.number } },
+    h('caption', { class: 'sr-only' }, `The deals of game ${game.number}`),
     h('thead', {}, h('tr', {},
       h('th', { scope: 'col', class: 'num' }, '#'),
       h('th', { scope: 'col', class: 'num' }, a),
@@ -301,13 +323,16 @@ function dealsTable(sheet, editor) {
       h('th', { scope: 'col' }, h('span', { class: 'sr-only' }, 'Marks')),
       h('th', { scope: 'col', class: 'num' }, `Σ ${a}`),
       h('th', { scope: 'col', class: 'num' }, `Σ ${b}`))),
-    h('tbody', {}, deals.map((d) => h('tr', {
+    h('tbody', {}, game.deals.map((d) => h('tr', {
       dataset: { dealId: d.id, key: d.id, nat: d.nat, pit: d.pit ?? '' },
       class: [d.nat && 'nat', d.pit !== null && 'pit'],
     },
     h('td', { class: 'num' },
       editor
-        ? h('button', { type: 'button', class: 'link', dataset: { editDeal: d.id }, 'aria-label': `Correct deal ${d.number}` }, String(d.number))
+        ? h('button', {
+          type: 'button', class: 'link', dataset: { editDeal: d.id },
+          'aria-label': `Correct deal ${d.number}${game === sheet.game ? '' : ` of game ${game.number}`}`,
+        }, String(d.number))
         : String(d.number)),
     [0, 1].map((team) => h('td', {
       class: ['num', 'score', d.playing === team && 'playing'], dataset: { team },
@@ -315,9 +340,7 @@ function dealsTable(sheet, editor) {
     }, String(d.score[team]), d.roem[team] ? h('small', { class: 'roem' }, ` +${d.roem[team]}`) : null)),
     h('td', { class: 'marks' }, marks(sheet, d)),
     h('td', { class: 'num total', dataset: { team: 0 } }, String(d.totals[0])),
-    h('td', { class: 'num total', dataset: { team: 1 } }, String(d.totals[1])))))),
-  h('p', { class: 'muted small', dataset: { key: 'legend' } },
-    'The playing team’s score is marked. Nat: the playing team did not score more than the others, so they get 162 and all the roem.')];
+    h('td', { class: 'num total', dataset: { team: 1 } }, String(d.totals[1]))))));
 }
 
 function marks(sheet, d) {

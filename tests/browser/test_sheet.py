@@ -127,7 +127,8 @@ async def test_two_phones_keep_one_sheet(site: Site, open_tab) -> None:
     await expect(a.locator("#sheet-entry")).to_be_hidden()  # done: the form closes
     await expect(b.locator("#sheet-dealer")).to_contain_text("Cas")  # the next dealer
 
-    # bob corrects it from his phone (80 points: 100 to 82), then ann undoes the correction
+    # bob, on the other phone (ann entered the deal), corrects it (80 points: 100 to 82) and
+    # undoes his correction; every phone sees both
     row = b.locator("#sheet-deals tbody tr").first
     await row.locator("button[data-edit-deal]").click()
     await expect(b.locator("#sheet-entry-title")).to_have_text("Correct deal 1")
@@ -136,18 +137,22 @@ async def test_two_phones_keep_one_sheet(site: Site, open_tab) -> None:
     await b.locator("#sheet-entry").get_by_role("button", name="Save").click()
     for page in (a, b, c):
         await expect_totals(page, [100, 82])
-    await expect(a.locator("#sheet-undo")).to_have_attribute(
+    await expect(b.locator("#sheet-entry")).to_be_hidden()  # his correction went in
+    await expect(b.locator("#sheet-undo")).to_have_attribute(
         "title", "Undo: Deal 1 corrected: Wij 100, Zij 82"
     )
-    await a.locator("#sheet-undo").click()
+    await b.locator("#sheet-undo").click()
     for page in (a, b, c):
         await expect_totals(page, [114, 68])
+    await expect(a.locator("#sheet-redo")).to_have_attribute(
+        "title", "Redo: Deal 1 corrected: Wij 100, Zij 82"
+    )
     await a.locator("#sheet-tab-changes").click()
     log = a.locator("#sheet-changes li")
     await expect(log).to_have_count(3)
     await expect(log.first).to_contain_text("Undone: Deal 1 corrected: Wij 100, Zij 82")
-    await expect(log.first).to_contain_text("ann")
-    await expect(log.nth(1)).to_contain_text("bob")
+    for line, who in ((0, "bob"), (1, "bob"), (2, "ann")):  # the latest first
+        await expect(log.nth(line).locator(".muted")).to_contain_text(who)
 
     # two more deals, a nat and a pit, from both phones
     await a.locator("#sheet-tab-deals").click()
@@ -179,8 +184,67 @@ async def test_two_phones_keep_one_sheet(site: Site, open_tab) -> None:
     ]  # fmt: skip
     assert [r[-2:] for r in body] == [["114", "68"], ["276", "68"], ["538", "68"]]
     await c.screenshot(path=str(SCREENSHOTS / "sheet-chart-phone.png"), full_page=True)
+
+    # the printable page, from the onlooker's Share tab: every deal, the totals, no script
+    await c.locator("#sheet-tab-share").click()
+    async with c.context.expect_page() as opened:
+        await c.locator("#sheet-print").click()
+    printed = await opened.value
+    problems: list[str] = []
+    printed.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+    printed.on("pageerror", lambda e: problems.append(str(e)))
+    await printed.set_viewport_size(PHONE)
+    await expect(printed.locator("h1")).to_have_text("Wij \u2013 Zij")
+    await expect(printed.locator("h2")).to_have_text("Game 1 (to 1500 points)")
+    rows = printed.locator("tbody tr")
+    await expect(rows).to_have_count(3)
+    await expect(rows.nth(1)).to_contain_text("nat")
+    await expect(rows.nth(2)).to_contain_text("pit")
+    foot = printed.locator("tfoot td")
+    assert [await foot.nth(i).inner_text() for i in range(3)] == ["not finished", "538", "68"]
+    assert printed.url.endswith(f"/sheets/{code}/print")
+    await printed.screenshot(path=str(SCREENSHOTS / "sheet-print-phone.png"), full_page=True)
+    assert problems == []
     for tab in (ann, bob, cas):
         tab.assert_clean()
+
+
+async def test_players_without_team_names_and_a_deal_of_an_earlier_game(
+    site: Site, open_tab
+) -> None:
+    ann = await phone(open_tab, "ann")
+    a = ann.page
+    await make_sheet(a, team0="", team1="", p0="Ann", p1="Bob", p2="Cas", p3="Dee",
+                     end="deals", end_value="1")  # fmt: skip
+    names = a.locator("#sheet-head .sheet-team-name")
+    await expect(names).to_have_text(["Ann & Cas", "Bob & Dee"])
+    await a.locator("#sheet-new-deal").click()
+    await enter(a, playing=0, points=100)
+    await expect(a.locator("#sheet-winner")).to_have_attribute("data-winner", "0")
+    await a.locator("#sheet-new-game").click()
+    await expect(a.locator("#sheet-head")).to_contain_text("Game 2")
+    await a.locator("#sheet-new-deal").click()
+    await enter(a, playing=1, points=50)
+    await expect_totals(a, [50, 112])
+    earlier = a.locator('#sheet-deals section.sheet-earlier[data-game="1"]')
+    await expect(earlier.locator("h3")).to_contain_text("Ann & Cas won")
+    await earlier.locator("button[data-edit-deal]").click()  # game 1 was Bob & Dee's: 40
+    await expect(a.locator("#sheet-entry-title")).to_have_text("Correct deal 1 of game 1")
+    await expect(a.locator("#sheet-points")).to_have_value("100")
+    await a.locator("#sheet-entry [data-set='playing:1']").click()
+    await a.locator("#sheet-points").fill("40")
+    await a.locator("#sheet-entry").get_by_role("button", name="Save").click()
+    await expect(earlier.locator("h3")).to_contain_text("Bob & Dee won")
+    await expect(earlier.locator("td.total")).to_have_text(["40", "122"])
+    await expect_totals(a, [50, 112])  # the game being played is as it was
+    await a.screenshot(path=str(SCREENSHOTS / "sheet-earlier-game-phone.png"), full_page=True)
+    width = await a.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE["width"], width  # long team names wrap: no sideways scrolling
+    await a.locator("#sheet-tab-changes").click()
+    await expect(a.locator("#sheet-changes li").first).to_contain_text(
+        "Game 1, deal 1 corrected: Ann & Cas 40, Bob & Dee 122"
+    )
+    ann.assert_clean()
 
 
 async def test_a_refusal_keeps_what_was_typed_and_a_phone_catches_up(site: Site, open_tab) -> None:

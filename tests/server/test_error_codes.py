@@ -865,6 +865,19 @@ async def no_such_sheet_deal(tmp_path: Path) -> None:
         )
 
 
+@provokes("deals_after_end")
+async def deals_after_end(tmp_path: Path) -> None:
+    async with server(tmp_path) as h:
+        s = await sheet(h, target=200)  # deal 1: 100 - 62
+        await s.ann.send(s.change("deal", **SHEET_DEAL))  # deal 2: 200 - 124, the end
+        for client in (s.ann, s.bob, s.sam):
+            await client.next("sheet_update", version=3)
+        first = (await s.state())["game"]["deals"][0]["id"]
+        sooner = s.change("edit", deal_id=first, playing=0, points=[162, None], roem=[100, 0])
+        await refused(s.bob, {**sooner, "version": 3}, "deals_after_end", s.others(s.bob),
+                      s.state)  # fmt: skip
+
+
 @provokes("stale_version")
 async def stale_sheet_version(tmp_path: Path) -> None:
     async with server(tmp_path) as h:

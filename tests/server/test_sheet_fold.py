@@ -13,8 +13,9 @@ from hypothesis import strategies as st
 
 from engine import Rules
 from engine.scoring import PIT_BONUS
-from server.sheet.entries import Created, decode
-from server.sheet.sheet import MAX_ROEM, Draft, Sheet, SheetError
+from server.sheet import export
+from server.sheet.entries import Created, DealEntered, DealInput, decode
+from server.sheet.sheet import MAX_ROEM, Draft, Sheet, SheetError, created
 
 pytestmark = pytest.mark.sheet
 
@@ -154,7 +155,7 @@ def test_edit_and_delete_rescore_the_running_totals() -> None:
         run(sheet, "edit", first, deal(US, us=100))
     assert (refused.value.code, refused.value.message) == (
         "no_such_deal",
-        f"game 1 has no deal {first}",
+        f"the sheet has no deal {first}",
     )
 
 
@@ -284,10 +285,156 @@ def test_continue_and_new_game_and_their_undo() -> None:
     run(sheet, "new_game")
     summary = sheet.summary()
     assert summary["game"]["number"] == 2 and summary["game"]["deals"] == []
-    assert summary["games"] == [{"number": 1, "deals": 2, "totals": [200, 124], "winner": US}]
+    (first,) = summary["games"]
+    assert [d["totals"] for d in first["deals"]] == [[100, 62], [200, 124]]
+    assert (first["number"], first["totals"], first["end_deal"], first["winner"]) == (
+        1, [200, 124], 2, US,
+    )  # fmt: skip
     assert sheet.dealer == 2  # the rotation goes on into the new game
     run(sheet, "undo")  # a new game started by mistake
     assert sheet.summary()["game"]["number"] == 1 and sheet.summary()["games"] == []
+
+
+def test_undo_and_redo_across_a_continue_and_a_new_game() -> None:
+    sheet = new_sheet(deals=1)
+    run(sheet, "enter", deal(US, us=100))
+    states = [sheet.summary()]
+    for command, args in [("continue_", ()), ("enter", (deal(THEM, us=60),)), ("new_game", ()),
+                          ("enter", (deal(US, us=90),))]:  # fmt: skip
+        run(sheet, command, *args)
+        states.append(sheet.summary())
+    assert [s["game"]["number"] for s in states] == [1, 1, 1, 2, 2]
+    assert sheet.dealer == 3 and states[-1]["games"][0]["totals"] == [160, 164]
+
+    def shown(summary: dict[str, Any]) -> dict[str, Any]:
+        return {k: v for k, v in summary.items() if k not in ("version", "undo", "redo")}
+
+    for state in reversed(states[:-1]):  # back past the new game and the continue
+        run(sheet, "undo")
+        assert shown(sheet.summary()) == shown(state)
+    game = sheet.summary()["game"]
+    assert (game["over"], game["continued"], game["end_value"], sheet.dealer) == (True, 0, 1, 1)
+    for state in states[1:]:  # and forward again
+        run(sheet, "redo")
+        assert shown(sheet.summary()) == shown(state)
+    assert sheet.summary()["redo"] is None
+
+
+def test_a_deal_of_an_earlier_game_is_corrected_or_deleted_in_its_game() -> None:
+    sheet = new_sheet(deals=2)
+    run(sheet, "enter", deal(US, us=100))  # 100 - 62
+    run(sheet, "enter", deal(US, us=90))  # 190 - 134: Us won game 1
+    first, second = (d.id for d in sheet.game.deals)
+    run(sheet, "new_game")
+    run(sheet, "enter", deal(THEM, us=50))  # 50 - 112
+    game_two = sheet.summary()["game"]
+    run(sheet, "edit", first, deal(THEM, us=40))  # it was Them, with 122
+    assert sheet.history[-1]["text"] == "Game 1, deal 1 corrected: Us 40, Them 122"
+    (old,) = sheet.summary()["games"]
+    assert [d["totals"] for d in old["deals"]] == [[40, 122], [130, 194]]
+    assert (old["totals"], old["end_deal"], old["winner"]) == ([130, 194], 2, THEM)
+    assert old["deals"][0]["edited"] and old["deals"][0]["id"] == first
+    assert sheet.summary()["game"] == game_two  # the game being played is untouched
+    run(sheet, "delete", second)
+    assert sheet.history[-1]["text"] == "Game 1, deal 2 deleted (Us 90, Them 72)"
+    (old,) = sheet.summary()["games"]
+    assert (len(old["deals"]), old["totals"], old["end_deal"], old["winner"]) == (
+        1, [40, 122], None, None,
+    )  # fmt: skip
+    # a deleted deal never happened: the dealers rotate on as if it was never dealt
+    assert [d["dealer"] for d in sheet.summary()["game"]["deals"]] == [1]
+    run(sheet, "undo")
+    run(sheet, "undo")
+    (old,) = sheet.summary()["games"]
+    assert (old["totals"], old["winner"]) == ([190, 134], US)
+    assert sheet.summary()["game"] == game_two
+
+
+def test_a_correction_that_ends_a_game_earlier_waits_for_the_later_deals_to_go() -> None:
+    sheet = new_sheet(target=500)
+    for _ in range(4):
+        run(sheet, "enter", deal(US, us=100))  # 100 - 62 a deal: 400 - 248
+    second, third, fourth = (d.id for d in sheet.game.deals[1:])
+    before = sheet.summary()
+    with pytest.raises(SheetError) as refused:  # Us would reach 500 with deal 2
+        run(sheet, "edit", second, deal(US, us=162, roem=(300, 0)))
+    assert (refused.value.code, refused.value.message) == (
+        "deals_after_end",
+        "with this correction game 1 ends with deal 2 (Us 562, Them 62), but deals 3-4 come "
+        "after that: delete them first (the last first), then make the correction again",
+    )
+    assert sheet.summary() == before
+    run(sheet, "delete", fourth)
+    with pytest.raises(SheetError, match="but deal 3 comes after that: delete it first"):
+        run(sheet, "edit", second, deal(US, us=162, roem=(300, 0)))
+    run(sheet, "delete", third)
+    run(sheet, "edit", second, deal(US, us=162, roem=(300, 0)))
+    game = sheet.summary()["game"]
+    assert (game["totals"], game["over"], game["end_deal"], game["winner"]) == (
+        [562, 62], True, 2, US,
+    )  # fmt: skip
+
+
+def test_an_extra_deal_on_equal_totals_at_the_target_and_a_deletion_that_ends_it_sooner() -> None:
+    sheet = new_sheet(target=300)
+    run(sheet, "enter", deal(THEM, us=62, roem=(0, 100)))  # 62 - 200
+    run(sheet, "enter", deal(US, us=150, roem=(200, 200)))  # 350 - 212: 412 - 412
+    game = sheet.summary()["game"]
+    assert (game["totals"], game["over"], game["extra_deal"], game["winner"]) == (
+        [412, 412], False, True, None,
+    )  # fmt: skip
+    run(sheet, "enter", deal(THEM, us=100))  # 100 - 62: 512 - 474, Us win
+    game = sheet.summary()["game"]
+    assert (game["over"], game["extra_deal"], game["end_deal"], game["winner"]) == (
+        True, False, 3, US,
+    )  # fmt: skip
+    # without deal 1, deal 2 alone ends the game (350 - 212): deal 3 would come after it
+    with pytest.raises(SheetError) as refused:
+        run(sheet, "delete", sheet.game.deals[0].id)
+    assert (refused.value.code, refused.value.message) == (
+        "deals_after_end",
+        "with this deletion game 1 ends with deal 1 (Us 350, Them 212), but deal 2 comes "
+        "after that: delete it first (the last first), then make the deletion again",
+    )  # numbered as they would be
+
+
+def test_a_log_from_before_the_rule_ends_the_game_where_it_ended() -> None:
+    """A log written when later deals could stay after a correction: the game ended with
+    the first deal that ended it, and the side that reached the target first won."""
+    sheet = new_sheet(target=300)
+    entries = [
+        DealEntered("p_ann", 1.0, DealInput(US, (162, 0), (200, 0))),  # 362 - 0: Us win
+        DealEntered("p_ann", 2.0, DealInput(THEM, (0, 162), (0, 500))),  # 362 - 662
+    ]
+    old = Sheet.from_log(sheet.id, [sheet.created, *entries])
+    game = old.summary()["game"]
+    assert (game["totals"], game["over"], game["end_deal"], game["winner"]) == (
+        [362, 662], True, 1, US,
+    )  # fmt: skip
+    page = export.to_html(old)
+    assert "Us won" in page and "Them won" not in page and "after the end" in page
+    with pytest.raises(SheetError, match="game 1 is over"):
+        run(old, "enter", deal(US, us=100))
+    run(old, "edit", old.game.deals[1].id, deal(THEM, them=100))  # the late deal itself
+    run(old, "delete", old.game.deals[1].id)
+    assert old.summary()["game"]["totals"] == [362, 0]
+
+
+def test_a_sheet_of_four_players_names_its_teams_after_them() -> None:
+    made = created("p_ann", 1.0, None, ("Ann", "Bob", "Cas", "Dee"), 0, Rules())
+    assert made.teams == ("Ann & Cas", "Bob & Dee")
+    sheet = Sheet.from_log("s_1", [made])
+    run(sheet, "enter", deal(US, us=100))
+    assert sheet.history[-1]["text"] == "Deal 1: Ann & Cas 100, Bob & Dee 62"
+    assert sheet.summary()["seats"] == ["Ann", "Bob", "Cas", "Dee"]
+    with pytest.raises(SheetError) as refused:
+        created("p_ann", 1.0, None, None, 0, Rules())
+    assert refused.value.code == "invalid_field"
+    with pytest.raises(SheetError) as same:
+        created("p_ann", 1.0, None, ("Ann", "Ann", "Bob", "Bob"), 0, Rules())
+    assert (same.value.code, same.value.message) == (
+        "bad_name", "the two teams need different names, not 'Ann & Bob' twice",
+    )  # fmt: skip
 
 
 # -- statistics and the log ------------------------------------------------------------------
@@ -338,10 +485,10 @@ COMMANDS = st.sampled_from(["enter", "enter", "enter", "edit", "delete", "set_de
 @settings(max_examples=150)
 @given(st.lists(st.tuples(COMMANDS, st.integers(0, 162), st.integers(0, 3)), max_size=40))
 def test_any_sequence_of_changes_folds_as_worked_out_afresh(steps) -> None:
-    sheet = new_sheet(target=600)
+    sheet = new_sheet(target=600)  # corrections of deals of any game, on top of the rest
     log: list[Any] = [sheet.created]
     for command, points, pick in steps:
-        deals = sheet.game.deals
+        deals = [d for game in sheet.games for d in game.deals]  # of any game
         args: tuple[Any, ...] = {
             "enter": (deal(pick % 2, us=points),),
             "edit": (deals[pick % len(deals)].id, deal(pick % 2, them=points)) if deals else None,
@@ -369,3 +516,4 @@ def test_any_sequence_of_changes_folds_as_worked_out_afresh(steps) -> None:
         for d in game.deals:
             total = [total[0] + d.result.score[0], total[1] + d.result.score[1]]
             assert list(d.totals) == total
+        assert game.late == 0  # nothing after a game's end, whatever was corrected

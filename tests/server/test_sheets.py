@@ -12,7 +12,8 @@ import pytest
 
 from client import GameClient
 from server.sheet.actor import IDLE_SECONDS
-from tests.server.conftest import Harness, sync
+from server.sheet.sheets import CODES_CACHED
+from tests.server.conftest import Harness, running_harness, sync
 
 pytestmark = [pytest.mark.server, pytest.mark.sheet]
 
@@ -115,7 +116,7 @@ async def test_bad_input_is_refused_and_changes_nothing(harness: Harness) -> Non
         (deal("NOSUCHCODE", 1), "bad_sheet_code", "no score sheet has that code"),
         (deal(edit, 5), "stale_version", "you saw version 5"),
         ({"type": "sheet_delete", "code": edit, "version": 1, "deal_id": 9}, "no_such_deal",
-         "game 1 has no deal 9"),
+         "the sheet has no deal 9"),
         ({"type": "sheet_undo", "code": edit, "version": 1}, "nothing_to_undo", "no change"),
         ({"type": "sheet_dealer", "code": edit, "version": 1, "seat": 1}, "dealer_unchanged",
          "deals next already"),
@@ -208,3 +209,168 @@ async def test_a_sheet_nobody_follows_is_let_go_and_opens_again(harness: Harness
     again = await open_sheet(ann, codes["edit"])  # loaded from its log
     assert again["version"] == 2 and again["sheet"]["game"]["totals"] == [100, 62]
     assert (await harness.running())["sheets"] == [sheet_id]
+
+
+async def test_a_stale_correction_is_refused_and_changes_nothing(harness: Harness) -> None:
+    (ann, bob, eve), codes = await three_phones(harness)
+    edit = codes["edit"]
+    await ann.send(deal(edit, 1))
+    deal_id = (await update(bob, 2))["sheet"]["game"]["deals"][0]["id"]
+    await ann.send(deal(edit, 2, playing=1, points=[None, 90]))  # ann's next deal, meanwhile
+    await update(bob, 3)
+    await update(eve, 3)
+    correction = {"type": "sheet_edit", "code": edit, "version": 2, "deal_id": deal_id,
+                  "playing": 0, "points": [120, None]}  # fmt: skip
+    refused = await bob.request(correction, "error")  # bob corrects deal 1 as he saw it
+    assert refused["code"] == "stale_version" and "you saw version 2" in refused["message"]
+    assert [f for f in await sync(eve) if f["type"] == "sheet_update"] == []
+    now = await open_sheet(eve, codes["view"])
+    assert now["version"] == 3 and now["sheet"]["game"]["deals"][0]["points"] == [100, 62]
+
+
+async def test_redo_continue_new_game_and_the_dealer_reach_the_viewer(harness: Harness) -> None:
+    """Every kind of change reaches a phone that only watches, as the sheet now stands;
+    a deal of the game before is corrected and deleted in its own game."""
+    (ann, bob, eve), codes = await three_phones(harness)
+    edit = codes["edit"]
+    steps: list[tuple[GameClient, dict[str, Any], str]] = [
+        (ann, {"type": "sheet_deal", "playing": 0, "points": [100, None]},
+         "Deal 1: Wij 100, Zij 62"),
+        (bob, {"type": "sheet_dealer", "seat": 0}, "Dealer corrected: Wij 1 deals next"),
+        (bob, {"type": "sheet_undo"}, "Undone: Dealer corrected: Wij 1 deals next"),
+        (ann, {"type": "sheet_redo"}, "Redone: Dealer corrected: Wij 1 deals next"),
+    ]  # fmt: skip
+    version = 1
+    for phone, message, text in steps:
+        await phone.send({**message, "code": edit, "version": version})
+        version += 1
+        seen = await update(eve, version)
+        assert seen["change"]["text"] == text, seen
+    assert (seen["sheet"]["dealer"], seen["sheet"]["leader"]) == (0, 1)
+    assert seen["sheet"]["undo"] == "Dealer corrected: Wij 1 deals next"
+    assert seen["sheet"]["redo"] is None
+    # a game to 1500 is not over yet; make it end, play on, then start again
+    refused = await bob.request({"type": "sheet_continue", "code": edit, "version": version},
+                                "error")  # fmt: skip
+    assert refused["code"] == "not_over"
+    for points, roem in ((162, [500, 0]), (162, [1000, 0])):
+        await ann.send(deal(edit, version, points=[points, None], roem=roem, pit=0))
+        version += 1
+        seen = await update(eve, version)
+    game = seen["sheet"]["game"]
+    assert (game["over"], game["winner"], game["end_deal"], game["totals"]) == (
+        True, 0, 3, [100 + 762 + 1262, 62],
+    )  # fmt: skip
+    await bob.send({"type": "sheet_continue", "code": edit, "version": version})
+    version += 1
+    seen = await update(eve, version)
+    assert seen["change"]["text"] == "Game 1 played on to 3000"
+    game = seen["sheet"]["game"]
+    assert (game["over"], game["end_value"], game["continued"]) == (False, 3000, 1)
+    await bob.send({"type": "sheet_new_game", "code": edit, "version": version})
+    version += 1
+    seen = await update(eve, version)
+    assert seen["change"]["text"] == "Game 2 started"
+    sheet = seen["sheet"]
+    assert sheet["game"]["number"] == 2 and sheet["game"]["deals"] == []
+    (first,) = sheet["games"]
+    assert (first["totals"], first["winner"], len(first["deals"])) == ([2124, 62], None, 3)
+    # a deal of game 1, corrected and deleted from the game after it
+    await ann.send(deal(edit, version, points=[162, None], roem=[0, 0]))
+    version += 1
+    await update(eve, version)
+    old_deal = first["deals"][1]["id"]
+    await bob.send({"type": "sheet_edit", "code": edit, "version": version, "deal_id": old_deal,
+                    "playing": 1, "points": [None, 100]})  # fmt: skip
+    version += 1
+    seen = await update(eve, version)
+    assert seen["change"]["text"] == "Game 1, deal 2 corrected: Wij 62, Zij 100"
+    (first,) = seen["sheet"]["games"]
+    assert first["totals"] == [100 + 62 + 1262, 62 + 100]
+    assert seen["sheet"]["game"]["totals"] == [162, 0]  # game 2 as it was
+    await bob.send({"type": "sheet_delete", "code": edit, "version": version,
+                    "deal_id": old_deal})  # fmt: skip
+    version += 1
+    seen = await update(eve, version)
+    assert seen["change"]["text"] == "Game 1, deal 2 deleted (Wij 62, Zij 100)"
+    assert [d["number"] for d in seen["sheet"]["games"][0]["deals"]] == [1, 2]
+
+
+async def test_a_correction_that_would_leave_deals_after_the_end_is_refused(
+    harness: Harness,
+) -> None:
+    ann, eve = await harness.client("ann"), await harness.client("eve")
+    codes = (await create(ann, target=300))["codes"]
+    edit = codes["edit"]
+    await open_sheet(eve, codes["view"])
+    for version in (1, 2, 3):
+        await ann.send(deal(edit, version))  # 100 - 62 a deal: 300 - 186 ends it
+        seen = await update(eve, version + 1)
+    assert seen["sheet"]["game"]["end_deal"] == 3
+    second = seen["sheet"]["game"]["deals"][1]["id"]
+    correction = {"type": "sheet_edit", "code": edit, "version": 4, "deal_id": second,
+                  "playing": 0, "points": [162, None], "roem": [100, 0]}  # fmt: skip
+    refused = await ann.request(correction, "error")  # Wij at 362 with deal 2
+    assert refused["code"] == "deals_after_end", refused
+    assert refused["message"] == (
+        "with this correction game 1 ends with deal 2 (Wij 362, Zij 62), but deal 3 comes "
+        "after that: delete it first (the last first), then make the correction again"
+    )
+    assert [f for f in await sync(eve) if f["type"] == "sheet_update"] == []
+    third = seen["sheet"]["game"]["deals"][2]["id"]
+    await ann.send({"type": "sheet_delete", "code": edit, "version": 4, "deal_id": third})
+    await update(eve, 5)
+    await ann.send({**correction, "version": 5})
+    game = (await update(eve, 6))["sheet"]["game"]
+    assert (game["totals"], game["end_deal"], game["winner"]) == ([362, 62], 2, 0)
+
+
+async def test_a_sheet_of_four_players_without_team_names(harness: Harness) -> None:
+    ann, eve = await harness.client("ann"), await harness.client("eve")
+    made = await ann.request({"type": "sheet_create", "players": ["Ann", "Bob", "Cas", "Dee"]},
+                             "sheet")  # fmt: skip
+    assert made["type"] == "sheet", made
+    assert made["sheet"]["teams"] == ["Ann & Cas", "Bob & Dee"]
+    await open_sheet(eve, made["codes"]["view"])
+    await ann.send(deal(made["codes"]["edit"], 1))
+    assert (await update(eve, 2))["change"]["text"] == "Deal 1: Ann & Cas 100, Bob & Dee 62"
+    refused = await ann.request({"type": "sheet_create", "first_dealer": 2}, "error")
+    assert refused["code"] == "invalid_field" and "players" in refused["message"]
+
+
+async def test_wrong_codes_over_http_count_as_over_the_websocket(tmp_path) -> None:
+    async with running_harness(tmp_path, attempts=3) as h:
+        ann = await h.client("ann")
+        made = await create(ann)
+        view = made["codes"]["view"]
+        assert (await h.http_get(f"/sheets/{view}.csv"))[0] == 200  # a right one: no count
+        for path in ("/sheets/WRONGCODE1.csv", "/sheets/WRONGCODE2/print"):
+            status, body, _ = await h.http_get(path)
+            assert (status, json.loads(body)["error"]) == (404, "bad_sheet_code")
+        wrong = await ann.request({"type": "sheet_open", "code": "WRONGCODE3"}, "error")
+        assert wrong["code"] == "bad_sheet_code"  # the third, over the websocket
+        status, body, _ = await h.http_get(f"/sheets/{view}/print")  # even a right one
+        refused = json.loads(body)
+        assert (status, refused["error"]) == (429, "too_many_attempts")
+        assert "try again in 60 s" in refused["message"]
+        again = await ann.request({"type": "sheet_open", "code": view}, "error")
+        assert again["code"] == "too_many_attempts"
+        h.advance(h.settings.attempts_window)
+        assert (await h.http_get(f"/sheets/{view}.csv"))[0] == 200
+
+
+async def test_the_codes_looked_up_are_kept_within_a_bound(harness: Harness) -> None:
+    assert harness.server is not None
+    codes = harness.server.sheets.codes
+    assert codes.limit == CODES_CACHED
+    codes.limit = 2  # a small bound: the oldest codes go, and are looked up again
+    ann, bob = await harness.client("ann"), await harness.client("bob")
+    made = [await create(ann) for _ in range(3)]
+    for sheet in made:
+        for code in sheet["codes"].values():
+            opened = await open_sheet(bob, code)
+            assert opened["sheet_id"] == sheet["sheet_id"]
+            assert len(codes) <= 2
+    first = made[0]["codes"]["edit"]
+    assert codes.get(first) is None  # let go, and still opens its sheet
+    assert (await open_sheet(bob, first))["role"] == "edit"
