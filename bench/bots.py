@@ -31,9 +31,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine import Deal, Phase, Rules
+from engine.actions import Action
+from engine.cards import cards_of
 from engine.policies import DEFAULT_BUDGET, StrongPolicy, policy
+from engine.policies.heuristic import choose_trump
 from engine.rules import PRESETS, RoemMode, TrumpMode
-from engine.solver import solve
+from engine.solver import solve, solve_value
 from engine.views import deal_view
 
 RULESETS: tuple[tuple[str, Rules], ...] = (
@@ -46,12 +49,49 @@ RULESETS: tuple[tuple[str, Rules], ...] = (
 )
 
 
+def _bid(deal: Deal, action: Action) -> Deal:
+    """A copy of ``deal`` (in its trump phase) after ``action``."""
+    copy = Deal(deal.rules, deal.dealer, list(deal.dealt), deal.turned)
+    for done in (*deal.actions, action):
+        copy.apply(copy.turn, done)
+    return copy
+
+
+def _bidding_value(deal: Deal, team: int) -> int:
+    """The open-hand value for ``team`` of the rest of the bidding: ``team``'s seats choose
+    what is best for it, the others by the heuristic's rule of thumb; each outcome is the
+    exact solver's value at the opening lead of the real deal."""
+    if deal.phase is not Phase.TRUMP:
+        value = solve_value(deal)
+        return value if deal.turn & 1 == team else -value
+    choices = deal.trump_choices()
+    if deal.turn & 1 != team:
+        rule = choose_trump(cards_of(deal.hands[deal.turn]), choices)
+        return _bidding_value(_bid(deal, rule), team)
+    return max(_bidding_value(_bid(deal, a), team) for a in choices)
+
+
+def cheat_trump(deal: Deal, rule: Action) -> Action:
+    """A trump choice with all hands seen (a ceiling, not a player): the choice whose
+    bidding, played on as :func:`_bidding_value` says, is worth most (``rule`` on ties)."""
+    team = deal.turn & 1
+    values = {a: _bidding_value(_bid(deal, a), team) for a in deal.trump_choices()}
+    return rule if values[rule] == max(values.values()) else max(values, key=values.__getitem__)
+
+
 def play(
-    deal: Deal, strong_team: int, strong: StrongPolicy, other: str, key: str, cheat: bool = False
+    deal: Deal,
+    strong_team: int,
+    strong: StrongPolicy,
+    other: str,
+    key: str,
+    cheat: bool = False,
+    cheat_trumps: bool = False,
 ):
     """Play ``deal`` out; the strong team's score minus the other's, and strong's times.
-    With ``cheat`` (a ceiling, not a player), strong's cards and roem decisions are the
-    exact solver's best on the real deal, all hands seen; its trump choice is its own."""
+    Ceilings, not players: with ``cheat`` strong's cards and roem decisions are the exact
+    solver's best on the real deal, all hands seen; with ``cheat_trumps`` its trump
+    choices are :func:`cheat_trump`'s (else its own)."""
     opponent = policy(other)
     times = []
     number = 0
@@ -61,7 +101,9 @@ def play(
         rng = random.Random(f"{key}/{number}")
         if seat & 1 == strong_team:
             start = time.process_time()
-            if cheat and view.phase is not Phase.TRUMP and len(view.legal) > 1:
+            if cheat_trumps and view.phase is Phase.TRUMP and len(view.legal) > 1:
+                action = cheat_trump(deal, strong.act(view, rng))
+            elif cheat and view.phase is not Phase.TRUMP and len(view.legal) > 1:
                 values = solve(deal)
                 action = max(view.legal, key=lambda a: values[a])
             else:
@@ -83,11 +125,13 @@ def pair(task: tuple[int, int, str, int, dict]) -> tuple[int, str, float, list[f
     label, rules = RULESETS[number % len(RULESETS)]
     options = dict(options)
     cheat = bool(options.pop("cheat", 0))
+    cheat_trumps = bool(options.pop("cheat_trump", 0))
     strong = StrongPolicy(budget, **options)
     total, times = 0, []
     for team in (0, 1):
         deal = Deal.shuffled(rules, seed, number, number & 3)
-        diff, spent = play(deal, team, strong, other, f"{seed}/{number}/{team}", cheat)
+        key = f"{seed}/{number}/{team}"
+        diff, spent = play(deal, team, strong, other, key, cheat, cheat_trumps)
         total += diff
         times += spent
     return number, label, total / 2, times
