@@ -302,8 +302,8 @@ export function renderResult(app, m) {
         fill(TEXT.lastDeal, { text: dealVerdict(m, last).join(' ') })) : null,
       statsTable(m),
       mode === 'daily' ? h('p', { class: 'small' }, TEXT.dailyNote) : null,
-      rematchOffered(m) ? rematchView(app, m) : null,
-      h('div', { class: 'bid-buttons' },
+      h('div', { class: 'bid-buttons result-buttons' },
+        rematchOffered(m) ? rematchView(app, m) : null,
         next,
         review,
         h('button', { type: 'button', class: next ? '' : 'primary', dataset: { go: 'lobby' } }, TEXT.lobby))));
