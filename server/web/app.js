@@ -12,7 +12,9 @@ import {
   applyPreset, buildCpuLevels, buildForm, buildNewGameForm, createMessage, loadCatalog, loadForm,
   newGameMessage, renderLobby, saveForm, saveNewGame, setEndLimits, wireRated, buildSheetForm,
 } from './lobby.js';
-import { renderTable, renderTimer } from './table.js';
+import { renderTable, renderTimer, whyNot } from './table.js';
+import { renderPauseClock } from './results.js';
+import { setSound, setTitle, soundOn, turnSound, wakeAudio } from './alerts.js';
 import { renderTournament } from './tournament.js';
 import {
   PAGE, alltimeMessage, alltimeReply, boardMessage, boardRefused, boardReply, isDay, newBoards,
@@ -35,7 +37,7 @@ import {
 const TOKEN_KEY = 'klaverjas.token';
 const REFRESH_CODES = new Set([
   'not_your_turn', 'wrong_phase', 'card_not_in_hand', 'illegal_card', 'illegal_action',
-  'stale_version', 'not_playing',
+  'stale_version', 'not_playing', 'deal_pause',
 ]);
 const GONE_CODES = new Set(['no_such_room', 'room_closed', 'not_a_member']);
 const BOARD_CODES = new Set(['daily_not_finished', 'no_such_day']); // said on the boards screen
@@ -45,6 +47,7 @@ const KEEPS_TABLE = new Set(['table', 'review', 'profile']); // screens a finish
 const TOAST_KINDS = new Set(['roem', 'stuk', 'nat', 'pit']);
 const TRICK_HOLD = 1.6; // seconds a taken trick stays on the table
 const TOAST_TIME = 2.8;
+const WHY_TIME = 4.5; // seconds the reason a card may not be played stays
 
 function storedToken() {
   try {
@@ -88,6 +91,7 @@ const app = {
   reviewFrom: null, // {screen, roomId}: where the review was opened from
   rematches: new Map(), // finished room_id -> where its rematch stands (state.js applyRematch)
   rematchAsked: new Set(), // finished rooms this page asked a rematch of
+  continued: new Map(), // room_id -> the deal number whose end we said `continue` to
   sheet: newSheet(), // the score sheet shown (sheet.js)
   pendingSheet: null, // a sheet's code from the page's address, opened once welcomed
   online: false, // the connection is open
@@ -135,6 +139,7 @@ function onWelcome(f) {
   const first = !app.everWelcomed;
   app.welcomed = true;
   app.everWelcomed = true;
+  app.continued.clear(); // a `continue` lost with the old connection may be said again
   app.me = f.player_id;
   app.nickname = f.nickname;
   app.pendingNickname = null;
@@ -303,6 +308,10 @@ function onRoomFrame(f) {
     later(TRICK_HOLD);
   }
   if (f.type === 'update') {
+    // A decision became ours: a short sound (on any screen), if the player wants it.
+    if (model.seat !== null && model.legal.length && !(before.legal.length && before.turn === model.turn)) turnSound();
+    if (f.kind === 'start' && app.current === id && app.screen === 'table') window.scrollTo(0, 0);
+    if (model.result && !before.result && app.current === id) app.ui.lastTrickOpen = false;
     const fresh = model.log.filter((n) => n.seq > before.noteSeq && TOAST_KINDS.has(n.kind));
     if (fresh.length) {
       const last = fresh[fresh.length - 1];
@@ -497,6 +506,7 @@ function goScreen(name) {
   if (KEEPS_TABLE.has(was) && !KEEPS_TABLE.has(name)) forgetFinished(app.current);
   app.screen = name;
   for (const id of SCREENS) show($(`#${id}`), id === name);
+  if (name !== was) window.scrollTo(0, 0); // a screen opens at its top (a phone's lobby is long)
   if (name === 'hello' && was !== 'hello') setTimeout(() => $('#nickname').focus(), 0);
   if (name !== 'table') app.ui.lastTrickOpen = false;
   render();
@@ -553,13 +563,17 @@ function draw() {
   else if (app.screen === 'scoresheet') renderSheet(app);
   const m = app.screen === 'table' ? app.rooms.get(app.current) : null;
   const myTurn = Boolean(m && m.legal.length && app.acted.get(m.roomId) !== m.version);
-  const title = myTurn ? 'Your turn · Klaverjas' : 'Klaverjas';
-  if (document.title !== title) document.title = title;
+  // The tab's title says a decision of ours waits, at any table, whatever the screen.
+  const waiting = [...app.rooms.values()].find((r) => r.seat !== null && r.legal.length && app.acted.get(r.roomId) !== r.version);
+  setTitle(Boolean(waiting), waiting && (app.screen !== 'table' || app.current !== waiting.roomId) ? waiting.room?.name : null);
   // A keyboard player who just acted gets the focus back on their next decision.
   if (myTurn && app.ui.keyboard && (document.activeElement === document.body || !document.activeElement)) {
     const next = $('#bids button, #claim button, #hand button.card.legal:not([disabled])');
     if (next) next.focus();
   }
+  // ... and on the Continue of a deal's end.
+  const go = $('#continue:not([disabled])');
+  if (go && app.ui.keyboard && (document.activeElement === document.body || document.activeElement?.closest('#hand'))) go.focus();
 }
 
 // Redraw when a timed effect (a taken trick, a toast) runs out.
@@ -781,6 +795,31 @@ function onBoardClick(el) {
   return true;
 }
 
+// A card of the hand clicked: played when legal, else the reason why not, in words.
+function playCard(card) {
+  const m = app.rooms.get(app.current);
+  if (!m) return;
+  if (m.legal.includes(card)) {
+    act(card);
+    return;
+  }
+  const why = whyNot(m, card);
+  if (!why) return;
+  app.ui.toast = { roomId: m.roomId, kind: 'illegal', card, text: why, until: app.now() + WHY_TIME };
+  later(WHY_TIME);
+  render();
+}
+
+// Between deals: we have seen the last deal's result.
+function sayContinue(roomId) {
+  const m = app.rooms.get(roomId);
+  if (!m?.dealEnd || !m.room?.pause) return;
+  if (send({ type: 'continue', room_id: roomId }) !== null) {
+    app.continued.set(roomId, m.dealEnd.number);
+    render();
+  }
+}
+
 function act(action) {
   const m = app.rooms.get(app.current);
   if (!m || app.acted.get(m.roomId) === m.version) return;
@@ -878,7 +917,11 @@ function onClick(event) {
     return;
   }
   if (el.closest('#hand') && d.card) {
-    act(d.card);
+    playCard(d.card);
+  } else if (d.continue) {
+    sayContinue(d.continue);
+  } else if (el.id === 'sound') {
+    setSound(!soundOn());
   } else if (el.id === 'new-game-button' || d.newGame !== undefined) {
     openNewGame();
   } else if (d.closeDialog !== undefined) {
@@ -1032,7 +1075,7 @@ function onKey(event) {
       event.preventDefault();
       app.ui.keyboard = true;
       card.focus();
-      act(card.dataset.card);
+      playCard(card.dataset.card);
     }
     return;
   }
@@ -1181,12 +1224,18 @@ function start() {
   wireForms();
   document.addEventListener('click', onClick);
   document.addEventListener('keydown', onKey);
+  // Sound may start only once the player touched the page.
+  document.addEventListener('pointerdown', wakeAudio, { capture: true });
+  document.addEventListener('keydown', wakeAudio, { capture: true });
   document.addEventListener('visibilitychange', () => {
     if (!document.hidden) conn.nudge();
   });
   window.addEventListener('online', () => conn.nudge());
   setInterval(() => {
-    if (app.screen === 'table') renderTimer(app);
+    if (app.screen === 'table') {
+      renderTimer(app);
+      renderPauseClock(app, app.rooms.get(app.current));
+    }
   }, 250);
   setInterval(watchdog, 2000);
   if (!app.token) goScreen('hello');

@@ -6,14 +6,81 @@
 // one whose version is not exactly `version + 1` is a gap, and `applyFrame` answers with
 // the version to `resume` from instead of applying it.
 
-import { SUIT_NAMES } from './cards.js';
+import { SUIT_NAMES, cardWords } from './cards.js';
+import { fill } from './fill.js';
+
+// Every sentence of the table's model, whole (see fill.js); the lobby's, tournaments' and
+// rematches' words are still with their functions below.
+const TEXT = {
+  seatNumber: 'seat {n}',
+  cpu: 'CPU',
+  emptySeat: 'empty seat',
+  someone: 'someone',
+  you: 'you',
+  You: 'You',
+  us: 'Us',
+  them: 'Them',
+  pair: '{a} & {b}',
+  sitsYou: 'You sit down.',
+  sits: '{name} sits down.',
+  leftTable: '{name} left the table.',
+  readyYou: 'You are ready.',
+  ready: '{name} is ready.',
+  notReadyYou: 'You are not ready.',
+  notReady: '{name} is not ready.',
+  start: 'The match starts. Good luck!',
+  awayYou: 'You are away: the server plays for you.',
+  away: '{name} is away: the server plays for them.',
+  backYou: 'You are back.',
+  back: '{name} is back.',
+  timeoutYou: 'You ran out of time: the server played instead.',
+  timeout: '{name} ran out of time: the server played instead.',
+  closed: 'The room was closed.',
+  dealsYou: 'Deal {number}: you deal.',
+  deals: 'Deal {number}: {name} deals.',
+  passYou: 'You pass.',
+  pass: '{name} passes.',
+  chooseYou: 'You choose {suit} as trump.',
+  choose: '{name} chooses {suit} as trump.',
+  roemRun: 'roem {run}',
+  roemFour: 'four of a kind ({roem})',
+  roemStuk: 'stuk ({roem})',
+  roemRunStuk: 'roem {run} and stuk ({roem})',
+  roemOther: 'roem {roem}',
+  claimYou: 'Your trick has {roem}: take it or leave it?',
+  claim: '{name}’s trick has {roem}: take it or leave it?',
+  roemForYou: 'You score {roem}.',
+  roemForPartner: '{name} (your team) scores {roem}.',
+  roemFor: '{name} scores {roem}.',
+  takeYou: 'You take the roem: {roem}.',
+  take: '{name} takes the roem: {roem}.',
+  leaveYou: 'You leave the roem ({roem}).',
+  leave: '{name} leaves the roem ({roem}).',
+  dealScore: 'Deal {number}: {teamA} {a}, {teamB} {b}.',
+  natUs: 'Nat! We chose {suit} and did not make it.',
+  natThem: 'Nat! They chose {suit} and did not make it.',
+  natTeam: 'Nat! {team} chose {suit} and did not make it.',
+  pitUs: 'Pit! We took every trick.',
+  pitThem: 'Pit! They took every trick.',
+  pitTeam: 'Pit! {team} took every trick.',
+  wonMatch: 'You won the match, {us} to {them}!',
+  lostMatch: 'You lost the match, {us} to {them}.',
+  teamWonMatch: '{team} won the match, {winner} to {loser}.',
+  playsYou: 'You play the {card}.',
+  plays: '{name} plays the {card}.',
+  winsTrickYou: 'You win the trick.',
+  winsTrick: '{name} wins the trick.',
+  turnTrump: 'Your turn: choose trump.',
+  turnClaim: 'Your turn: take or leave the roem.',
+  turnPlay: 'Your turn: play a card.',
+};
 
 export const POSITIONS = ['bottom', 'right', 'top', 'left'];
 const LOG_LIMIT = 60;
 const CHAT_LIMIT = 100;
+const SPOKEN_LIMIT = 12;
 
 export const teamOf = (seat) => seat % 2;
-const cap = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 const plus = (list, item) => [...list, item];
 const bump = (pair, index, amount) => pair.map((v, i) => (i === index ? v + amount : v));
 
@@ -34,10 +101,12 @@ export function newRoom(roomId) {
     trickSerial: 0, // counts finished tricks seen, so the page can show each one a moment
     claim: null, // claim mode: {seat, roem, roem_parts} of the roem that waits for take/leave
     result: null, // {winner, totals} once the match is over
+    dealEnd: null, // the last finished deal, for the end-of-deal panel (see dealEndOf)
     closed: false,
     resyncFrom: null, // the version a resume was asked from (to ask only once per gap)
-    log: [], // announcements: {seq, kind, text}
+    log: [], // announcements: {seq, kind, text, version}
     noteSeq: 0,
+    spoken: [], // what screen readers hear of the play: {seq, text}
     chat: [],
   };
 }
@@ -51,47 +120,55 @@ export function seatAt(model, position) {
   return ((model.seat ?? 0) + POSITIONS.indexOf(position)) % 4;
 }
 
+// A seat's name: the player's nickname, or a CPU's own ("Anna (CPU, strong)").
 export function seatName(model, seat) {
   const s = model.room?.seats?.[seat];
-  if (!s) return `seat ${seat + 1}`;
-  if (s.cpu) return s.nickname ?? 'CPU';
-  return s.nickname ?? 'empty seat';
+  if (!s) return fill(TEXT.seatNumber, { n: seat + 1 });
+  if (s.cpu) return s.nickname ?? TEXT.cpu;
+  return s.nickname ?? TEXT.emptySeat;
 }
 
-const PLACE_WORDS = { bottom: 'bottom', right: 'right', top: 'across', left: 'left' };
-
-// The subject of a sentence: "you", "ann", "CPU left".
+// The name in a sentence: "you", or the seat's name ("ann", "Anna (CPU, strong)").
 export function who(model, seat) {
-  if (seat === null || seat === undefined) return 'someone';
-  if (model.seat === seat) return 'you';
-  const s = model.room?.seats?.[seat];
-  if (s?.cpu) return `CPU ${PLACE_WORDS[seatPosition(model, seat)]}`;
+  if (seat === null || seat === undefined) return TEXT.someone;
+  if (model.seat === seat) return TEXT.you;
   return seatName(model, seat);
 }
 
-// The same at the start of a sentence: "You", "ann" (nicknames keep their case), "CPU left".
+// The same at the start of a sentence: "You", "ann" (nicknames keep their case).
 export function subject(model, seat) {
-  return model.seat === seat ? 'You' : who(model, seat);
+  return model.seat === seat ? TEXT.You : who(model, seat);
 }
 
-const verb = (model, seat, you, them) => `${subject(model, seat)} ${model.seat === seat ? you : them}`;
+// One of a pair of sentences: `key + 'You'` when `seat` is ours, else `key` with {name}.
+function said(model, seat, key, values = {}) {
+  if (model.seat === seat && TEXT[`${key}You`]) return fill(TEXT[`${key}You`], values);
+  return fill(TEXT[key], { name: who(model, seat), ...values });
+}
+
+export const isSeated = (model) => model.seat !== null && model.seat !== undefined;
 
 // A team in a heading: "Us" / "Them" when seated, the players' names for a spectator.
 export function teamLabel(model, team) {
-  if (model.seat !== null && model.seat !== undefined) {
-    return team === teamOf(model.seat) ? 'Us' : 'Them';
-  }
-  return `${seatName(model, team)} & ${seatName(model, team + 2)}`;
+  if (isSeated(model)) return team === teamOf(model.seat) ? TEXT.us : TEXT.them;
+  return teamPlayers(model, team);
 }
 
-const Cap = (text) => (text === 'we' || text === 'they' ? cap(text) : text);
+// A team's two players: "ann & Anna (CPU, strong)".
+export function teamPlayers(model, team) {
+  return fill(TEXT.pair, { a: seatName(model, team), b: seatName(model, team + 2) });
+}
 
-// A team as the subject of a sentence.
-function teamSubject(model, team) {
-  if (model.seat !== null && model.seat !== undefined) {
-    return team === teamOf(model.seat) ? 'we' : 'they';
-  }
-  return teamLabel(model, team);
+// The teams in the order the page shows them: ours first when seated, else 0 then 1.
+export function teamOrder(model) {
+  return isSeated(model) && teamOf(model.seat) === 1 ? [1, 0] : [0, 1];
+}
+
+// One of three sentences about a team: ours (`key + 'Us'`), theirs (`'Them'`), or named
+// for a spectator (`'Team'`, with {team}).
+function teamSaid(model, team, key, values = {}) {
+  if (!isSeated(model)) return fill(TEXT[`${key}Team`], { team: teamLabel(model, team), ...values });
+  return fill(TEXT[`${key}${team === teamOf(model.seat) ? 'Us' : 'Them'}`], values);
 }
 
 export function isOver(model) {
@@ -107,7 +184,7 @@ export function isOwner(model, me) {
 export function applyFrame(model, frame, me = null) {
   switch (frame.type) {
     case 'snapshot':
-      return { model: applySnapshot(model, frame), resume: null };
+      return { model: applySnapshot(model, frame, me), resume: null };
     case 'update':
       return applyUpdate(model, frame, me);
     case 'chat':
@@ -117,14 +194,14 @@ export function applyFrame(model, frame, me = null) {
   }
 }
 
-function applySnapshot(m, f) {
+function applySnapshot(m, f, me) {
   const view = f.view ? { ...f.view } : null;
   const tricks = view?.tricks ?? [];
   const last = tricks.length
     ? { ...tricks[tricks.length - 1], number: tricks.length }
     : (view && m.view && m.view.deal_number === view.deal_number - 1 ? m.lastTrick : null);
   const over = view && view.winner !== null && view.winner !== undefined;
-  return {
+  const next = {
     ...m,
     version: f.version,
     room: f.room,
@@ -140,7 +217,40 @@ function applySnapshot(m, f) {
       ? { seat: view.turn, roem: last.roem, roem_parts: last.roem_parts } : null,
     closed: f.room?.status === 'closed',
     resyncFrom: null,
+    chat: mergeChat(m.chat, (f.chat ?? []).map((c) => chatLine(c, me))),
   };
+  next.dealEnd = snapshotDealEnd(m, next);
+  return withTalk(next, m.version, f, me);
+}
+
+// The deal a snapshot shows finished: the one the pause waits on, or the match's last;
+// what we knew of it (roem by kind) is kept, the sheet's line stands in otherwise.
+function snapshotDealEnd(before, m) {
+  const v = m.view;
+  const sheet = v?.sheet ?? [];
+  if (!sheet.length || (!m.room?.pause && !m.result)) return null;
+  const line = sheet[sheet.length - 1];
+  if (before.dealEnd?.number === line.number) return { ...before.dealEnd, final: Boolean(m.result) };
+  return { ...line, totals: v.totals, kinds: null, bonus: null, tricksWon: null, final: Boolean(m.result) };
+}
+
+// The table talk of a snapshot's `recent` updates (the current deal so far) that came
+// after `since`: what a page that reloads, or catches up, would have heard.
+function withTalk(m, since, f, me) {
+  const recent = f.recent ?? [];
+  if (!recent.length) return m;
+  let scratch = {
+    ...newRoom(m.roomId), room: m.room, seat: m.seat, version: recent[0].version - 1,
+    view: m.view ? { seat: m.seat, rules: m.view.rules, totals: [0, 0], sheet: [], winner: null } : null,
+  };
+  for (const frame of recent) {
+    const { model, resume } = applyUpdate(scratch, frame, me);
+    if (resume !== null) break;
+    scratch = model;
+  }
+  const heard = scratch.log.filter((n) => n.version > since);
+  if (!heard.length) return m;
+  return addNotes(m, heard.map(({ kind, text, version }) => ({ kind, text, version })));
 }
 
 function applyUpdate(m, f, me) {
@@ -159,10 +269,16 @@ function applyUpdate(m, f, me) {
   };
   if (f.room) next.room = f.room;
   const notes = kindNotes(m, next, f, me);
-  for (const event of f.events ?? []) next = applyEvent(next, event, notes);
+  const spoken = [];
+  for (const event of f.events ?? []) next = applyEvent(next, event, notes, spoken);
   if (next.view) next.view = { ...next.view, turn: next.turn, legal: next.legal };
   if (f.kind === 'closed' || next.room?.status === 'closed') next.closed = true;
-  return { model: addNotes(next, notes), resume: null };
+  if (isSeated(next) && next.legal.length && !(m.legal.length && m.turn === next.turn)) {
+    const phase = next.view?.phase;
+    spoken.push(phase === 'trump' ? TEXT.turnTrump : phase === 'claim' ? TEXT.turnClaim : TEXT.turnPlay);
+  }
+  next = addSpoken(next, spoken);
+  return { model: addNotes(next, notes.map((n) => ({ ...n, version: f.version }))), resume: null };
 }
 
 function note(kind, text) {
@@ -176,40 +292,41 @@ function addNotes(m, notes) {
   return { ...m, noteSeq: seq, log: [...m.log, ...added].slice(-LOG_LIMIT) };
 }
 
+function addSpoken(m, lines) {
+  if (!lines.length) return m;
+  let seq = m.spoken.length ? m.spoken[m.spoken.length - 1].seq : 0;
+  const added = lines.map((text) => ({ text, seq: ++seq }));
+  return { ...m, spoken: [...m.spoken, ...added].slice(-SPOKEN_LIMIT) };
+}
+
 function kindNotes(before, after, f, me) {
   const seat = f.seat;
   const was = before.room?.seats?.[seat];
   const now = after.room?.seats?.[seat];
-  const name = (s) => (s?.player_id && s.player_id === me ? 'You' : s?.cpu ? 'A CPU' : s?.nickname);
+  const mine = (s) => Boolean(s?.player_id) && s.player_id === me;
   switch (f.kind) {
     case 'seat':
       if (!now) return [];
       if (now.cpu || now.player_id) {
-        const subject = name(now);
-        return [note('seat', `${subject} ${subject === 'You' ? 'sit' : 'sits'} down.`)];
+        return [note('seat', mine(now) ? TEXT.sitsYou : fill(TEXT.sits, { name: now.nickname }))];
       }
       if (was && (was.cpu || was.player_id)) {
-        const subject = name(was);
-        return [note('seat', `${subject} left the table.`)];
+        return [note('seat', fill(TEXT.leftTable, { name: mine(was) ? TEXT.You : was.nickname }))];
       }
       return [];
     case 'ready':
       if (!now) return [];
-      return [note('ready', `${verb(after, seat, 'are', 'is')} ${now.ready ? 'ready' : 'not ready'}.`)];
+      return [note('ready', said(after, seat, now.ready ? 'ready' : 'notReady'))];
     case 'start':
-      return [note('start', 'The match starts. Good luck!')];
+      return [note('start', TEXT.start)];
     case 'away':
       if (!now || !was || now.away === was.away) return [];
-      return now.away
-        ? [note('away', `${verb(after, seat, 'are', 'is')} away: the server plays for ${after.seat === seat ? 'you' : 'them'}.`)]
-        : [note('away', `${verb(after, seat, 'are', 'is')} back.`)];
+      return [note('away', said(after, seat, now.away ? 'away' : 'back'))];
     case 'act':
-      if (f.by === 'timeout') {
-        return [note('timeout', `${subject(after, seat)} ran out of time: the server played instead.`)];
-      }
+      if (f.by === 'timeout') return [note('timeout', said(after, seat, 'timeout'))];
       return [];
     case 'closed':
-      return [note('closed', 'The room was closed.')];
+      return [note('closed', TEXT.closed)];
     default:
       return [];
   }
@@ -220,18 +337,44 @@ const NO_ROEM = { run: 0, four: 0, stuk: 0 };
 // A trick's roem in words, from the parts the server sends (`roem_parts`: run, four of a
 // kind, stuk): "roem 50", "four of a kind (100)", "stuk (20)", "roem 20 and stuk (40)".
 export function roemWords(parts, roem) {
-  const named = [
-    parts.run && `roem ${parts.run}`, parts.four && 'four of a kind', parts.stuk && 'stuk',
-  ].filter(Boolean);
-  if (!named.length) return { text: `roem ${roem}`, kind: 'roem' };
-  const onlyRun = named.length === 1 && parts.run;
+  const values = { run: parts.run, roem };
+  let text;
+  if (parts.run && parts.stuk && !parts.four) text = fill(TEXT.roemRunStuk, values);
+  else if (parts.run && !parts.four) text = fill(TEXT.roemRun, values);
+  else if (parts.four && !parts.run && !parts.stuk) text = fill(TEXT.roemFour, values);
+  else if (parts.stuk && !parts.run && !parts.four) text = fill(TEXT.roemStuk, values);
+  else text = fill(TEXT.roemOther, values);
+  return { text, kind: parts.run || parts.four || !parts.stuk ? 'roem' : 'stuk' };
+}
+
+// Roem by kind over finished tricks: {run, four, stuk}, summed.
+export function roemByKind(tricks) {
+  return tricks.reduce((sum, t) => ({
+    run: sum.run + (t.roem_parts?.run ?? 0),
+    four: sum.four + (t.roem_parts?.four ?? 0),
+    stuk: sum.stuk + (t.roem_parts?.stuk ?? 0),
+  }), { ...NO_ROEM });
+}
+
+// A finished deal for the end-of-deal panel: the `deal_ended` event's numbers, and from
+// the deal's eight tricks each team's roem by kind (`kinds`), its pit bonus (`bonus`: the
+// rest of the server's roem) and its tricks; those three null when the tricks are unknown.
+function dealEndOf(e, tricks) {
+  const whole = tricks.length === 8;
+  const teamTricks = (team) => tricks.filter((t) => teamOf(t.winner) === team);
+  const kinds = whole ? [0, 1].map((team) => roemByKind(teamTricks(team))) : null;
   return {
-    text: onlyRun ? named[0] : `${named.join(' and ')} (${roem})`,
-    kind: parts.run || parts.four ? 'roem' : 'stuk',
+    number: e.number, dealer: e.dealer, trump: e.trump, chooser: e.chooser,
+    card_points: e.card_points, roem: e.roem, nat: e.nat, pit: e.pit, score: e.score,
+    totals: e.totals,
+    kinds,
+    bonus: kinds ? kinds.map((k, team) => e.roem[team] - k.run - k.four - k.stuk) : null,
+    tricksWon: whole ? [0, 1].map((team) => teamTricks(team).length) : null,
+    final: false,
   };
 }
 
-function applyEvent(m, e, notes) {
+function applyEvent(m, e, notes, spoken) {
   const v = m.view;
   switch (e.type) {
     case 'deal_started': {
@@ -257,16 +400,16 @@ function applyEvent(m, e, notes) {
         points: [0, 0],
         roem: [0, 0],
       };
-      notes.push(note('deal', `Deal ${e.number + 1}: ${who(m, e.dealer)} ${m.seat === e.dealer ? 'deal' : 'deals'}.`));
+      notes.push(note('deal', said(m, e.dealer, 'deals', { number: e.number + 1 })));
       return { ...m, view, claim: null };
     }
     case 'passed':
       if (!v) return m;
-      notes.push(note('bid', `${verb(m, e.seat, 'pass', 'passes')}.`));
+      notes.push(note('bid', said(m, e.seat, 'pass')));
       return { ...m, view: { ...v, bids: plus(v.bids, 'pass') } };
     case 'trump_chosen':
       if (!v) return m;
-      notes.push(note('trump', `${verb(m, e.seat, 'choose', 'chooses')} ${SUIT_NAMES[e.suit]} as trump.`));
+      notes.push(note('trump', said(m, e.seat, 'choose', { suit: SUIT_NAMES[e.suit] })));
       return {
         ...m,
         view: { ...v, trump: e.suit, chooser: e.seat, bids: plus(v.bids, `trump:${e.suit}`), phase: 'play' },
@@ -275,6 +418,7 @@ function applyEvent(m, e, notes) {
       if (!v) return m;
       const fresh = v.trick.length === 0 || v.trick.length >= 4;
       const sizes = v.hand_sizes.map((n, i) => (i === e.seat ? Math.max(0, n - 1) : n));
+      if (e.seat !== m.seat) spoken.push(said(m, e.seat, 'plays', { card: cardWords(e.card) }));
       return {
         ...m,
         view: {
@@ -295,14 +439,16 @@ function applyEvent(m, e, notes) {
         leader: e.leader, cards: e.cards, winner: e.winner, points: e.points,
         roem: pending ? 0 : e.roem, roem_parts: pending ? NO_ROEM : e.roem_parts,
       };
+      spoken.push(said(m, e.winner, 'winsTrick'));
       if (e.roem > 0) {
-        const roem = roemWords(e.roem_parts, e.roem);
+        const roem = roemWords(e.roem_parts, e.roem).text;
+        const kind = roemWords(e.roem_parts, e.roem).kind;
         if (pending) {
-          const whose = m.seat === e.winner ? 'Your' : `${subject(m, e.winner)}'s`;
-          notes.push(note(roem.kind, `${whose} trick has ${roem.text}: take it or leave it?`));
+          notes.push(note(kind, said(m, e.winner, 'claim', { roem })));
         } else {
-          const partner = m.seat !== null && m.seat !== e.winner && teamOf(m.seat) === team;
-          notes.push(note(roem.kind, `${cap(roem.text)} for ${who(m, e.winner)}${partner ? ' (your team)' : ''}.`));
+          const partner = isSeated(m) && m.seat !== e.winner && teamOf(m.seat) === team;
+          const key = m.seat === e.winner ? 'roemForYou' : partner ? 'roemForPartner' : 'roemFor';
+          notes.push(note(kind, fill(TEXT[key], { name: who(m, e.winner), roem })));
         }
       }
       return {
@@ -324,9 +470,7 @@ function applyEvent(m, e, notes) {
     case 'roem_decided': {
       if (!v) return m;
       const team = teamOf(e.seat);
-      notes.push(note('roem', e.take
-        ? `${verb(m, e.seat, 'take', 'takes')} the roem: ${e.roem}.`
-        : `${verb(m, e.seat, 'leave', 'leaves')} the roem (${e.roem}).`));
+      notes.push(note('roem', said(m, e.seat, e.take ? 'take' : 'leave', { roem: e.roem })));
       // Taken: the trick scores its roem, by the parts it was announced with; left: nothing.
       const decided = (t) => (e.take
         ? { ...t, roem: e.roem, roem_parts: m.claim?.roem_parts ?? t.roem_parts }
@@ -345,31 +489,34 @@ function applyEvent(m, e, notes) {
         number: e.number, dealer: e.dealer, trump: e.trump, chooser: e.chooser,
         card_points: e.card_points, roem: e.roem, nat: e.nat, pit: e.pit, score: e.score,
       };
-      const chooserTeam = teamOf(e.chooser);
-      notes.push(note('deal', `Deal ${e.number + 1}: ${teamLabel(m, 0)} ${e.score[0]}, ${teamLabel(m, 1)} ${e.score[1]}.`));
-      if (e.nat) {
-        notes.push(note('nat', `Nat! ${Cap(teamSubject(m, chooserTeam))} chose ${SUIT_NAMES[e.trump]} and did not make it.`));
-      }
-      if (e.pit !== null && e.pit !== undefined) {
-        notes.push(note('pit', `Pit! ${Cap(teamSubject(m, e.pit))} took every trick.`));
-      }
+      const [first, second] = teamOrder(m);
+      notes.push(note('deal', fill(TEXT.dealScore, {
+        number: e.number + 1,
+        teamA: teamLabel(m, first), a: e.score[first], teamB: teamLabel(m, second), b: e.score[second],
+      })));
+      if (e.nat) notes.push(note('nat', teamSaid(m, teamOf(e.chooser), 'nat', { suit: SUIT_NAMES[e.trump] })));
+      if (e.pit !== null && e.pit !== undefined) notes.push(note('pit', teamSaid(m, e.pit, 'pit')));
       return {
         ...m,
         view: { ...base, sheet: plus(base.sheet ?? [], line), totals: e.totals },
+        dealEnd: dealEndOf(e, v?.tricks ?? []),
       };
     }
     case 'match_ended': {
-      const [a, b] = e.totals;
-      const mine = m.seat !== null && m.seat !== undefined ? teamOf(m.seat) : null;
+      const mine = isSeated(m) ? teamOf(m.seat) : null;
+      const [winner, loser] = [e.totals[e.winner], e.totals[1 - e.winner]];
       let text;
-      if (mine === null) text = `${Cap(teamSubject(m, e.winner))} won the match, ${e.totals[e.winner]} to ${e.totals[1 - e.winner]}.`;
-      else if (e.winner === mine) text = `You won the match, ${mine === 0 ? a : b} to ${mine === 0 ? b : a}!`;
-      else text = `You lost the match, ${mine === 0 ? a : b} to ${mine === 0 ? b : a}.`;
+      if (mine === null) text = fill(TEXT.teamWonMatch, { team: teamLabel(m, e.winner), winner, loser });
+      else {
+        const values = { us: e.totals[mine], them: e.totals[1 - mine] };
+        text = fill(e.winner === mine ? TEXT.wonMatch : TEXT.lostMatch, values);
+      }
       notes.push(note('match', text));
       return {
         ...m,
         view: v ? { ...v, phase: 'done', turn: null, winner: e.winner, totals: e.totals } : v,
         result: { winner: e.winner, totals: e.totals },
+        dealEnd: m.dealEnd ? { ...m.dealEnd, final: true } : m.dealEnd,
       };
     }
     default:
@@ -377,11 +524,30 @@ function applyEvent(m, e, notes) {
   }
 }
 
-function applyChat(m, f, me) {
-  const line = {
+function chatLine(f, me) {
+  return {
     nickname: f.nickname, text: f.text, at: f.at, mine: Boolean(me) && f.player_id === me,
   };
-  return { ...m, chat: [...m.chat, line].slice(-CHAT_LIMIT) };
+}
+
+// A snapshot's chat lines after the ones we have (all of them on a fresh page).
+function mergeChat(have, lines) {
+  const after = have.length ? have[have.length - 1].at : -Infinity;
+  return [...have, ...lines.filter((l) => l.at > after)].slice(-CHAT_LIMIT);
+}
+
+function applyChat(m, f, me) {
+  return { ...m, chat: [...m.chat, chatLine(f, me)].slice(-CHAT_LIMIT) };
+}
+
+// Whether the room pauses now between deals (the server's `room.pause`).
+export function paused(model) {
+  return Boolean(model.room?.pause) && !isOver(model);
+}
+
+// The cards played by others this deal, and "your turn", for screen readers (newest last).
+export function spokenSince(model, seq) {
+  return model.spoken.filter((s) => s.seq > seq);
 }
 
 // Who speaks first in the trump choice (`dealer` mode: the dealer, else the next seat).
@@ -467,11 +633,16 @@ export function roundName(t, index) {
   return `Round ${index + 1}`;
 }
 
+// An entrant's name: a player's nickname, or a CPU's own ("Anna (CPU, strong)").
+export function entrantLabel(entrant, unknown = '?') {
+  return entrant?.nickname ?? (entrant?.cpu ? TEXT.cpu : unknown);
+}
+
 export function entrantName(t, id) {
-  for (const r of t.registered ?? []) if (r.id === id) return r.cpu ? 'CPU' : r.nickname ?? id;
+  for (const r of t.registered ?? []) if (r.id === id) return entrantLabel(r, id);
   for (const tables of t.rounds ?? []) {
     for (const table of tables) {
-      for (const s of table.seats) if (s.id === id) return s.cpu ? 'CPU' : s.nickname ?? id;
+      for (const s of table.seats) if (s.id === id) return entrantLabel(s, id);
     }
   }
   return id;

@@ -2,19 +2,109 @@
 
 import { $, h, patch, show } from './dom.js';
 import {
-  SUIT_NAMES, SUIT_SYMBOLS, actionWords, cardWords, isCard, isRed, sortHand, suitOf,
+  SUIT_NAMES, SUIT_SYMBOLS, cardWords, isCard, isRed, sortHand, suitOf,
 } from './cards.js';
 import { cardFace, cardView } from './cardview.js';
+import { roemCards, whyNotLegal } from './cardrules.js';
+import { fill, fillParts, plural } from './fill.js';
 import {
-  POSITIONS, bidsBySeat, isOwner, playedCards, rematchState, rematchWords, roemWords, seatAt,
-  seatName, seatPosition, subject, teamLabel, teamOf, trickCards, who,
+  POSITIONS, bidsBySeat, isOwner, isSeated, playedCards, roemWords, seatAt, seatName,
+  seatPosition, subject, teamLabel, teamOf, teamOrder, teamPlayers, trickCards, who,
 } from './state.js';
 import { levelName, rulesText } from './lobby.js';
-import { dayOfRoom, todayUtc } from './daily.js';
-import { reviewOpen } from './review.js';
-import { rematchPlayers } from './widgets.js';
+import { dealVerdict, renderDealEnd, renderResult } from './results.js';
+import { renderSoundSwitch } from './alerts.js';
 
-const cap = (text) => text.charAt(0).toUpperCase() + text.slice(1);
+// Every word the table shows (see fill.js); cards and suits in words are cards.js's.
+const TEXT = {
+  seatLabel: '{name}, seat {n}, team {team}',
+  emptySeat: 'Empty seat',
+  unknown: '?',
+  badgeYou: 'you',
+  badgeCpu: 'bot',
+  badgeCpuTitle: 'A computer player ({level})',
+  badgeAway: 'away',
+  badgeAwayTitle: 'Away: the server plays for this seat',
+  badgeReady: 'ready',
+  badgeDealer: 'dealer',
+  badgeDealerTitle: 'Dealer',
+  turnChoosing: 'choosing',
+  turnDeciding: 'deciding',
+  turnPlaying: 'to play',
+  pass: 'Pass',
+  plays: 'plays {suit}',
+  chose: 'Chose {suit}',
+  addCpu: 'Add CPU',
+  addCpuLabel: 'Add a CPU player in seat {n}',
+  sitHere: 'Sit here',
+  sitHereLabel: 'Take seat {n}',
+  remove: 'Remove',
+  removeLabel: 'Remove {name} from seat {n}',
+  cardsInHand: { one: '{n} card in hand', other: '{n} cards in hand' },
+  deal: 'Deal {n}',
+  dealOf: 'Deal {n} of {of}',
+  trump: 'trump',
+  chosenBy: 'by {name}',
+  choosingTrump: 'choosing trump',
+  waitingForPlayers: 'Waiting for players',
+  wonBy: 'Won by {name}: {points} points.',
+  wonByRoem: 'Won by {name}: {points} points, {roem}.',
+  roemCards: 'The cards of the roem are marked.',
+  close: 'Close',
+  seconds: '{n} s',
+  youHave: 'You have {n} seconds',
+  hasSeconds: '{name} has {n} seconds',
+  turnedUp: 'Turned up',
+  nameTrump: 'Name trump',
+  playOrPass: 'Play or pass?',
+  suitTitles: { c: 'Clubs', d: 'Diamonds', h: 'Hearts', s: 'Spades' },
+  asTrump: '{suit} as trump',
+  roemClaim: 'Your trick has {roem}',
+  roemClaimPlain: 'Your trick has roem',
+  takeIt: 'Take it',
+  leaveIt: 'Leave it',
+  takeLabel: 'Take the roem',
+  leaveLabel: 'Leave the roem',
+  seated: { one: 'Waiting for players: {n} of 4 seated', other: 'Waiting for players: {n} of 4 seated' },
+  everyoneSeated: 'Everyone is seated',
+  pressReady: 'Press Ready when you are.',
+  notReady: { one: '{n} player is not ready yet.', other: '{n} players are not ready yet.' },
+  addCpus: 'Add CPU players to the empty seats, or share the table.',
+  closed: 'This table was closed.',
+  yourTurn: 'Your turn: play a card',
+  youChoose: 'You are choosing trump…',
+  choosing: '{name} is choosing trump…',
+  mayClaim: '{name} may take or leave the roem…',
+  toPlay: '{name} to play…',
+  toLead: '{name} to lead…',
+  soloMode: 'Solo game · you and a CPU partner against two CPUs ({level})',
+  dailyMode: 'The same deals and CPUs for everyone · one attempt · no hints',
+  thisDeal: 'this deal {points}',
+  thisDealRoem: 'this deal {points} + {roem}',
+  points: '{n} points',
+  scoreline: '{team} {total}',
+  scorelineDeal: '+{n}',
+  scorelineLabel: '{team}: {total} points, {deal} this deal',
+  ready: 'Ready',
+  readyDone: 'Ready ✓',
+  leaveRunning: 'Back to the lobby: the match is running, so your seat stays yours',
+  leaveWatching: 'Stop watching this table',
+  leaveSeat: 'Give up your seat and go back to the lobby',
+  invite: 'Private table. Invite code: {code}',
+  inviteLink: 'Invite link',
+  copyLink: 'Copy link',
+  sheetNumber: '#',
+  sheetTrump: 'Trump',
+  sheetTotal: 'Total',
+  noDeals: 'No deals played yet.',
+  sheetDetail: '{points} + {roem} roem',
+  sheetNat: 'nat',
+  sheetPit: 'pit',
+  sheetNatAward: '162 + all roem',
+  sheetNatZero: 'nat: 0',
+  yourCard: 'Play the {card} ({n})',
+  notLegal: 'Not now: {reason}',
+};
 
 // Render the current room into #table. `app` holds me, the room models and the UI state.
 export function renderTable(app) {
@@ -28,6 +118,7 @@ export function renderTable(app) {
   table.dataset.status = m.room.status;
   table.dataset.phase = v?.phase ?? 'waiting';
   table.dataset.myTurn = String(m.seat !== null && m.legal.length > 0 && !acted(app, m));
+  table.dataset.pause = String(Boolean(m.room.pause));
 
   for (const pos of POSITIONS) {
     const seat = seatAt(m, pos);
@@ -37,6 +128,7 @@ export function renderTable(app) {
   renderCenter(app, m);
   renderHand(app, m);
   renderSide(app, m);
+  renderLive(app, m);
 }
 
 // Has the player already answered the decision of this version (so buttons stay quiet)?
@@ -50,11 +142,21 @@ function hintNow(app, m) {
   return hint && hint.version === m.version && m.legal.length > 0 && !acted(app, m) ? hint : null;
 }
 
+// The trick just taken, while it has its moment on the table (or waits for a claim).
+function heldTrick(app, m) {
+  const v = m.view;
+  if (!m.lastTrick || (v && v.trick.length)) return null;
+  if (v && v.phase === 'claim') return m.lastTrick;
+  const hold = app.ui.trickHold;
+  if (hold && hold.roomId === m.roomId && hold.serial === m.trickSerial && app.now() < hold.until) return m.lastTrick;
+  return null;
+}
+
 function turnWord(v) {
   if (!v) return '';
-  if (v.phase === 'trump') return 'choosing';
-  if (v.phase === 'claim') return 'deciding';
-  return 'to play';
+  if (v.phase === 'trump') return TEXT.turnChoosing;
+  if (v.phase === 'claim') return TEXT.turnDeciding;
+  return TEXT.turnPlaying;
 }
 
 function seatElement(app, m, seat) {
@@ -66,49 +168,49 @@ function seatElement(app, m, seat) {
   const owner = isOwner(m, app.me);
   const isTurn = Boolean(v) && m.turn === seat && !m.result;
   const bids = bidsBySeat(v);
-  const name = empty ? 'Empty seat' : s.cpu ? s.nickname ?? 'CPU' : s.nickname ?? '?';
+  const name = empty ? TEXT.emptySeat : s.nickname ?? TEXT.unknown;
   const you = m.seat === seat;
   const size = v ? v.hand_sizes[seat] : 0;
-  const label = `${you ? 'You' : name}, seat ${seat + 1}, team ${teamLabel(m, teamOf(seat))}`;
+  const label = fill(TEXT.seatLabel, { name: you ? subject(m, seat) : name, n: seat + 1, team: teamLabel(m, teamOf(seat)) });
 
   const badges = [];
-  if (you) badges.push(h('span', { class: 'badge badge-you' }, 'you'));
-  if (s.cpu) badges.push(h('span', { class: 'badge badge-cpu', title: `A computer player (${s.level ?? 'heuristic'})` }, 'bot'));
-  if (s.away) badges.push(h('span', { class: 'badge badge-away', title: 'Away: the server plays for this seat' }, 'away'));
-  if (open && !empty && !s.cpu && s.ready) badges.push(h('span', { class: 'badge badge-ready' }, 'ready'));
-  if (v && v.dealer === seat && !m.result) badges.push(h('span', { class: 'badge badge-dealer', title: 'Dealer' }, 'dealer'));
+  if (you) badges.push(h('span', { class: 'badge badge-you' }, TEXT.badgeYou));
+  if (s.cpu) badges.push(h('span', { class: 'badge badge-cpu', title: fill(TEXT.badgeCpuTitle, { level: s.level ?? 'heuristic' }) }, TEXT.badgeCpu));
+  if (s.away) badges.push(h('span', { class: 'badge badge-away', title: TEXT.badgeAwayTitle }, TEXT.badgeAway));
+  if (open && !empty && !s.cpu && s.ready) badges.push(h('span', { class: 'badge badge-ready' }, TEXT.badgeReady));
+  if (v && v.dealer === seat && !m.result) badges.push(h('span', { class: 'badge badge-dealer', title: TEXT.badgeDealerTitle }, TEXT.badgeDealer));
   if (isTurn) badges.push(h('span', { class: 'badge badge-turn' }, turnWord(v)));
 
   let bubble = null;
   if (v && v.phase === 'trump' && bids[seat]) {
     const bid = bids[seat];
     bubble = bid === 'pass'
-      ? h('span', { class: 'bid pass' }, 'Pass')
+      ? h('span', { class: 'bid pass' }, TEXT.pass)
       : h('span', { class: ['bid', isRed(bid.slice(6)) && 'red'] }, SUIT_SYMBOLS[bid.slice(6)]);
   } else if (v && v.trump && v.chooser === seat && v.phase !== 'done') {
-    bubble = h('span', { class: ['bid chose', isRed(v.trump) && 'red'], title: `Chose ${SUIT_NAMES[v.trump]}` },
-      'plays ', SUIT_SYMBOLS[v.trump]);
+    bubble = h('span', { class: ['bid chose', isRed(v.trump) && 'red'], title: fill(TEXT.chose, { suit: SUIT_NAMES[v.trump] }) },
+      fill(TEXT.plays, { suit: SUIT_SYMBOLS[v.trump] }));
   }
 
   const controls = [];
   if (open && empty && owner) {
     controls.push(h('button', {
-      type: 'button', class: 'small', dataset: { addCpu: seat }, 'aria-label': `Add a CPU player in seat ${seat + 1}`,
-    }, 'Add CPU'));
+      type: 'button', class: 'small', dataset: { addCpu: seat }, 'aria-label': fill(TEXT.addCpuLabel, { n: seat + 1 }),
+    }, TEXT.addCpu));
   }
   if (open && empty && m.seat === null) {
     controls.push(h('button', {
-      type: 'button', class: 'small primary', dataset: { sit: seat }, 'aria-label': `Take seat ${seat + 1}`,
-    }, 'Sit here'));
+      type: 'button', class: 'small primary', dataset: { sit: seat }, 'aria-label': fill(TEXT.sitHereLabel, { n: seat + 1 }),
+    }, TEXT.sitHere));
   }
   if (open && !empty && owner && s.player_id !== app.me) {
     controls.push(h('button', {
-      type: 'button', class: 'small ghost', dataset: { removeSeat: seat }, 'aria-label': `Remove ${name} from seat ${seat + 1}`,
-    }, 'Remove'));
+      type: 'button', class: 'small ghost', dataset: { removeSeat: seat }, 'aria-label': fill(TEXT.removeLabel, { name, n: seat + 1 }),
+    }, TEXT.remove));
   }
 
   const backs = v && (pos !== 'bottom' || m.seat === null) && !m.result
-    ? h('div', { class: 'backs', 'aria-label': `${size} ${size === 1 ? 'card' : 'cards'} in hand` },
+    ? h('div', { class: 'backs', 'aria-label': plural(TEXT.cardsInHand, size) },
       Array.from({ length: size }, () => h('span', { class: 'back' })))
     : null;
 
@@ -130,42 +232,73 @@ function seatElement(app, m, seat) {
 function renderBar(app, m) {
   const v = m.view;
   const info = $('#trump-info');
+  const rules = v?.rules ?? m.room.rules;
+  const dealWords = v
+    ? fill(rules?.end === 'deals' ? TEXT.dealOf : TEXT.deal, { n: v.deal_number + 1, of: rules?.end_value })
+    : '';
   if (v && v.trump) {
     patch(info,
-      h('span', { class: 'muted ti-deal' }, `Deal ${v.deal_number + 1} · `),
-      h('span', { class: 'muted' }, 'trump '),
-      h('span', { class: ['suit-big', isRed(v.trump) && 'red'], 'aria-hidden': 'true' }, SUIT_SYMBOLS[v.trump]),
-      h('span', { class: 'sr-only' }, SUIT_NAMES[v.trump]),
-      h('span', { class: 'muted ti-chooser' }, ` · ${who(m, v.chooser)}`));
+      h('span', { class: 'muted ti-deal', dataset: { deal: v.deal_number } }, dealWords),
+      h('span', { class: 'ti-trump' },
+        h('span', { class: 'muted' }, TEXT.trump),
+        h('span', { class: ['suit-big', isRed(v.trump) && 'red'], 'aria-hidden': 'true' }, SUIT_SYMBOLS[v.trump]),
+        h('span', { class: 'sr-only' }, SUIT_NAMES[v.trump])),
+      h('span', { class: 'muted ti-chooser', dataset: { seat: v.chooser } }, fill(TEXT.chosenBy, { name: who(m, v.chooser) })));
     info.dataset.trump = v.trump;
   } else if (v) {
-    patch(info, h('span', { class: 'muted' }, `Deal ${v.deal_number + 1} · choosing trump`));
+    patch(info,
+      h('span', { class: 'muted ti-deal', dataset: { deal: v.deal_number } }, dealWords),
+      h('span', { class: 'muted' }, TEXT.choosingTrump));
     delete info.dataset.trump;
   } else {
-    patch(info, h('span', { class: 'muted' }, m.room.status === 'open' ? 'Waiting for players' : ''));
+    patch(info, h('span', { class: 'muted' }, m.room.status === 'open' ? TEXT.waitingForPlayers : ''));
     delete info.dataset.trump;
   }
+  renderScoreline(m);
+  renderSoundSwitch();
 
   const lastButton = $('#show-last-trick');
   lastButton.disabled = !m.lastTrick;
-  const open = Boolean(app.ui.lastTrickOpen && m.lastTrick);
+  const open = Boolean(app.ui.lastTrickOpen && m.lastTrick && !m.result);
   lastButton.setAttribute('aria-expanded', String(open));
   const box = $('#last-trick');
   show(box, open);
   if (open) {
     const t = m.lastTrick;
-    const roem = t.roem ? `, ${roemWords(t.roem_parts, t.roem).text}` : '';
+    const marked = roemCards(t.cards, v?.trump, t.roem ? t.roem_parts : null);
+    const values = { name: who(m, t.winner), points: t.points, roem: t.roem ? roemWords(t.roem_parts, t.roem).text : '' };
     patch(box,
       h('div', { class: 'mini-trick' },
         playedCards(t).map(({ seat, card }) => cardView(card, {
-          class: ['played', seatPosition(m, seat), seat === t.winner && 'winner'],
+          class: ['played', seatPosition(m, seat), seat === t.winner && 'winner', marked.has(card) && 'roem'],
           dataset: { seat, key: card },
-        }, m.view?.trump))),
-      h('p', { class: 'small' },
-        `Won by ${who(m, t.winner)}: ${t.points} points${roem}.`),
-      h('button', { type: 'button', class: 'small', dataset: { closeLastTrick: '' } }, 'Close'));
+        }, v?.trump))),
+      h('p', { class: 'small' }, fill(t.roem ? TEXT.wonByRoem : TEXT.wonBy, values)),
+      marked.size ? h('p', { class: 'small muted' }, TEXT.roemCards) : null,
+      h('button', { type: 'button', class: 'small', dataset: { closeLastTrick: '' } }, TEXT.close));
   }
   renderTimer(app, m);
+}
+
+// Both teams' match scores on the felt (ours first), with what this deal has brought so far.
+function renderScoreline(m) {
+  const v = m.view;
+  const totals = v?.totals ?? m.room.totals ?? [0, 0];
+  const line = $('#scoreline');
+  show(line, m.room.status !== 'open');
+  const mine = isSeated(m) ? teamOf(m.seat) : null;
+  patch(line, teamOrder(m).map((team) => {
+    const deal = v && v.phase !== 'done' && v.phase !== 'trump' && !m.room.pause ? v.points[team] + v.roem[team] : 0;
+    return h('span', {
+      class: ['sl-team', `team-${team}`, mine === team && 'mine'],
+      dataset: { team, key: `sl${team}`, total: totals[team] },
+      'aria-label': fill(TEXT.scorelineLabel, { team: teamLabel(m, team), total: totals[team], deal }),
+      title: teamPlayers(m, team),
+    },
+    h('span', { class: 'sl-name' }, teamLabel(m, team)),
+    h('strong', { class: 'sl-total' }, String(totals[team])),
+    deal ? h('span', { class: 'sl-deal' }, fill(TEXT.scorelineDeal, { n: deal })) : null);
+  }));
 }
 
 // The countdown; called on every render and by the app's ticker.
@@ -181,8 +314,8 @@ export function renderTimer(app, m = app.rooms.get(app.current)) {
   el.dataset.seat = String(m.turn);
   el.classList.toggle('low', left <= 5);
   el.classList.toggle('mine', m.turn === m.seat);
-  const text = `${left} s`;
-  const label = `${m.turn === m.seat ? 'You have' : `${subject(m, m.turn)} has`} ${left} seconds`;
+  const text = fill(TEXT.seconds, { n: left });
+  const label = m.turn === m.seat ? fill(TEXT.youHave, { n: left }) : fill(TEXT.hasSeconds, { name: subject(m, m.turn), n: left });
   if (el.textContent !== text) el.textContent = text;
   if (el.getAttribute('aria-label') !== label) el.setAttribute('aria-label', label);
   el.setAttribute('role', 'timer');
@@ -193,23 +326,20 @@ function renderCenter(app, m) {
   const v = m.view;
   const myTurn = m.seat !== null && m.legal.length > 0 && !acted(app, m);
 
-  // The trick: the cards being played, or the one just taken for a moment.
+  // The trick: the cards being played, or the one just taken for a moment (its roem's
+  // cards marked).
   let cards = trickCards(v);
-  let taken = null;
-  const hold = app.ui.trickHold;
-  const claiming = Boolean(v && v.phase === 'claim' && m.lastTrick);
-  if (!cards.length && m.lastTrick && (claiming || (hold && hold.roomId === m.roomId
-      && hold.serial === m.trickSerial && app.now() < hold.until))) {
-    taken = m.lastTrick;
-    cards = playedCards(taken);
-  }
+  const taken = cards.length ? null : heldTrick(app, m);
+  const claiming = Boolean(taken && v && v.phase === 'claim');
+  if (taken) cards = playedCards(taken);
+  const marked = taken ? roemCards(taken.cards, v?.trump, claiming ? m.claim?.roem_parts : taken.roem_parts) : new Set();
   const trick = $('#trick');
   trick.classList.toggle('taken', Boolean(taken) && !claiming);
   trick.classList.toggle('claiming', claiming);
   if (taken) trick.dataset.winnerPos = seatPosition(m, taken.winner);
   else delete trick.dataset.winnerPos;
   patch(trick, cards.map(({ seat, card }) => cardView(card, {
-    class: ['played', seatPosition(m, seat), taken && seat === taken.winner && 'winner'],
+    class: ['played', seatPosition(m, seat), taken && seat === taken.winner && 'winner', marked.has(card) && 'roem'],
     dataset: { seat, key: card },
   }, v?.trump)));
 
@@ -218,11 +348,11 @@ function renderCenter(app, m) {
 
   // The turned card (turned mode).
   const turned = $('#turned');
-  const showTurned = Boolean(v && v.turned && v.phase === 'trump');
+  const showTurned = Boolean(v && v.turned && v.phase === 'trump' && !m.room.pause);
   show(turned, showTurned);
   if (showTurned) {
     turned.dataset.card = v.turned;
-    patch(turned, h('span', { class: 'small muted' }, 'Turned up'), cardView(v.turned, { dataset: { key: v.turned } }));
+    patch(turned, h('span', { class: 'small muted' }, TEXT.turnedUp), cardView(v.turned, { dataset: { key: v.turned } }));
   } else {
     delete turned.dataset.card;
   }
@@ -242,16 +372,16 @@ function renderCenter(app, m) {
   if (myTurn && bids.length) {
     const mustName = !bids.includes('pass');
     patch(bidBox,
-      h('p', { class: 'panel-title' }, mustName ? 'Name trump' : 'Play or pass?'),
+      h('p', { class: 'panel-title' }, mustName ? TEXT.nameTrump : TEXT.playOrPass),
       h('div', { class: 'bid-buttons' }, bids.map((a) => {
         if (a === 'pass') {
-          return h('button', { type: 'button', class: ['bid-button pass', hint?.action === a && 'hinted'], dataset: { action: a, key: a }, 'aria-label': 'Pass' }, 'Pass');
+          return h('button', { type: 'button', class: ['bid-button pass', hint?.action === a && 'hinted'], dataset: { action: a, key: a }, 'aria-label': TEXT.pass }, TEXT.pass);
         }
         const suit = a.slice(6);
         return h('button', {
           type: 'button', class: ['bid-button', isRed(suit) && 'red', hint?.action === a && 'hinted'], dataset: { action: a, key: a },
-          'aria-label': `${cap(SUIT_NAMES[suit])} as trump`,
-        }, h('span', { class: 'suit-big', 'aria-hidden': 'true' }, SUIT_SYMBOLS[suit]), ` ${cap(SUIT_NAMES[suit])}`);
+          'aria-label': fill(TEXT.asTrump, { suit: TEXT.suitTitles[suit] }),
+        }, h('span', { class: 'suit-big', 'aria-hidden': 'true' }, SUIT_SYMBOLS[suit]), h('span', {}, TEXT.suitTitles[suit]));
       })));
   } else {
     patch(bidBox);
@@ -265,46 +395,50 @@ function renderCenter(app, m) {
     const c = m.claim;
     patch(claimBox,
       h('p', { class: 'panel-title' },
-        c?.roem ? `Your trick has ${roemWords(c.roem_parts, c.roem).text}` : 'Your trick has roem'),
+        c?.roem ? fill(TEXT.roemClaim, { roem: roemWords(c.roem_parts, c.roem).text }) : TEXT.roemClaimPlain),
       h('div', { class: 'bid-buttons' }, claims.map((a) => h('button', {
         type: 'button', class: ['bid-button', a === 'take' && 'primary', hint?.action === a && 'hinted'], dataset: { action: a, key: a },
-        'aria-label': cap(actionWords(a)),
-      }, a === 'take' ? 'Take it' : 'Leave it'))));
+        'aria-label': a === 'take' ? TEXT.takeLabel : TEXT.leaveLabel,
+      }, a === 'take' ? TEXT.takeIt : TEXT.leaveIt))));
   } else {
     patch(claimBox);
   }
 
   renderToast(app, m);
+  renderDealEnd(app, m, Boolean(taken));
   renderResult(app, m);
 }
 
 function promptText(app, m, myTurn, trickShown) {
   const v = m.view;
   const room = m.room;
-  if (m.result) return [];
+  if (m.result || room.pause) return [];
   if (room.status === 'open') {
     const filled = room.seats.filter((s) => s.player_id || s.cpu).length;
     const waiting = room.seats.filter((s) => s.player_id && !s.ready).length;
     const mine = m.seat !== null ? room.seats[m.seat] : null;
-    const lines = [h('strong', {}, filled < 4 ? `Waiting for players: ${filled} of 4 seated` : 'Everyone is seated')];
-    if (mine && !mine.ready) lines.push(h('span', { class: 'small' }, 'Press Ready when you are.'));
-    else if (waiting) lines.push(h('span', { class: 'small' }, `${waiting} ${waiting === 1 ? 'player is' : 'players are'} not ready yet.`));
-    if (filled < 4 && isOwner(m, app.me)) lines.push(h('span', { class: 'small muted' }, 'Add CPU players to the empty seats, or share the table.'));
+    const lines = [h('strong', {}, filled < 4 ? plural(TEXT.seated, filled) : TEXT.everyoneSeated)];
+    if (mine && !mine.ready) lines.push(h('span', { class: 'small' }, TEXT.pressReady));
+    else if (waiting) lines.push(h('span', { class: 'small' }, plural(TEXT.notReady, waiting)));
+    if (filled < 4 && isOwner(m, app.me)) lines.push(h('span', { class: 'small muted' }, TEXT.addCpus));
     return lines;
   }
-  if (room.status === 'closed') return [h('strong', {}, 'This table was closed.')];
+  if (room.status === 'closed') return [h('strong', {}, TEXT.closed)];
   if (!v || m.turn === null) return [];
   if (myTurn) {
     if (v.phase === 'trump') return [];
     if (v.phase === 'claim') return [];
-    return trickShown ? [] : [h('strong', { class: 'your-turn' }, 'Your turn: play a card')];
+    return trickShown ? [] : [h('strong', { class: 'your-turn' }, TEXT.yourTurn)];
   }
   if (trickShown) return [];
-  if (v.phase === 'trump') return [h('span', {}, `${subject(m, m.turn)} ${m.turn === m.seat ? 'are' : 'is'} choosing trump…`)];
-  if (v.phase === 'claim') return [h('span', {}, `${subject(m, m.turn)} may take or leave the roem…`)];
-  return [h('span', { class: 'muted' }, `${subject(m, m.turn)} to ${v.trick.length ? 'play' : 'lead'}…`)];
+  const name = subject(m, m.turn);
+  if (v.phase === 'trump') return [h('span', {}, m.turn === m.seat ? TEXT.youChoose : fill(TEXT.choosing, { name }))];
+  if (v.phase === 'claim') return [h('span', {}, fill(TEXT.mayClaim, { name }))];
+  return [h('span', { class: 'muted' }, fill(v.trick.length ? TEXT.toPlay : TEXT.toLead, { name }))];
 }
 
+// The toast: roem, stuk, nat and pit for a moment, or why a card may not be played. It is
+// read out (a status) except when it repeats the table talk's announcements.
 function renderToast(app, m) {
   const toast = $('#toast');
   const t = app.ui.toast;
@@ -312,80 +446,23 @@ function renderToast(app, m) {
   toast.classList.toggle('visible', visible);
   if (visible) {
     toast.dataset.kind = t.kind;
+    if (t.card) toast.dataset.card = t.card;
+    else delete toast.dataset.card;
     if (toast.textContent !== t.text) toast.textContent = t.text;
+    toast.removeAttribute('aria-hidden');
+  } else {
+    toast.setAttribute('aria-hidden', 'true');
   }
 }
 
-function renderResult(app, m) {
-  const box = $('#result');
-  show(box, Boolean(m.result));
-  if (!m.result) {
-    delete box.dataset.winner;
-    return;
-  }
-  const { winner, totals } = m.result;
-  box.dataset.winner = String(winner);
-  const mine = m.seat !== null ? teamOf(m.seat) : null;
-  let title;
-  if (mine === null) title = `${teamLabel(m, winner)} won`;
-  else title = winner === mine ? 'You won the match!' : 'You lost the match';
-  const tid = m.room.tournament;
-  const mode = m.room.mode;
-  const day = mode === 'daily' ? dayOfRoom(m.room) : null;
-  let next = null; // what comes after this match, besides the lobby
-  if (tid) {
-    next = h('button', { type: 'button', class: 'primary', dataset: { backTournament: tid } }, 'Back to the tournament');
-  } else if (mode === 'daily') {
-    next = h('button', { type: 'button', class: 'primary', dataset: { openBoards: '', date: day } },
-      !day || day === todayUtc() ? 'See today’s board' : `See the board of ${day}`);
-  } else if (mode === 'solo') {
-    next = h('button', { type: 'button', class: 'primary', dataset: { newGame: '' }, 'aria-haspopup': 'dialog' }, 'New game');
-  }
-  const review = reviewOpen(m.room)
-    ? h('button', { type: 'button', dataset: { reviewMatch: m.roomId, key: 'review' } }, 'Review this match')
-    : null;
-  patch(box,
-    h('h2', {}, title),
-    h('p', { class: 'final-score' },
-      h('span', { class: 'team-0' }, `${teamLabel(m, 0)} ${totals[0]}`),
-      ' – ',
-      h('span', { class: 'team-1' }, `${teamLabel(m, 1)} ${totals[1]}`)),
-    mode === 'daily' ? h('p', { class: 'small' }, 'Your score is on the day’s board: see how the others did with the same cards.') : null,
-    rematchOffered(m) ? rematchView(app, m) : null,
-    h('div', { class: 'bid-buttons' },
-      next,
-      review,
-      h('button', { type: 'button', class: next ? '' : 'primary', dataset: { go: 'lobby' } }, 'Back to the lobby')));
-}
-
-// A rematch: the same players at a new table (seats one to the left), once every human who
-// played has accepted. Casual and solo matches only; the players only.
-function rematchOffered(m) {
-  return m.seat !== null && !m.room.tournament && m.room.mode !== 'daily';
-}
-
-function rematchView(app, m) {
-  const r = app.rematches.get(m.roomId) ?? null;
-  const st = rematchState(r, app.me);
-  const humans = m.room.seats.filter((s) => s.player_id).length;
-  const text = rematchWords(r, m.room, app.me);
-  let line = text ? h('p', { class: 'small', role: 'status' }, st === 'offered' ? h('strong', {}, text) : text) : null;
-  let button = null;
-  if (st === 'offered') {
-    button = h('button', { type: 'button', class: 'primary', dataset: { rematch: m.roomId } }, 'Accept the rematch');
-  } else if (st === 'none') {
-    line = null;
-    button = h('button', {
-      type: 'button', dataset: { rematch: m.roomId }, disabled: app.rematchAsked.has(m.roomId),
-      title: humans > 1 ? 'The same players at a new table, one seat to the left, once everyone accepts' : 'The same CPUs at a new table, one seat to the left',
-    }, 'Rematch');
-  }
-  return h('div', {
-    id: 'rematch', class: 'rematch', dataset: { key: 'rematch', state: st, newRoomId: r?.newRoomId ?? null },
-  },
-  line,
-  button,
-  r && st !== 'none' ? rematchPlayers(r, m.room, app.me) : null);
+// Why `card` of the hand may not be played now, in words (null: it may, or it is not our
+// turn to play a card).
+export function whyNot(m, card) {
+  const v = m.view;
+  if (!v || v.phase !== 'play' || !isSeated(m) || !m.legal.some(isCard) || m.legal.includes(card)) return null;
+  return whyNotLegal({
+    card, hand: v.hand, played: trickCards(v), trump: v.trump, variant: v.rules?.variant ?? m.room.rules?.variant, seat: m.seat,
+  });
 }
 
 function renderHand(app, m) {
@@ -399,15 +476,25 @@ function renderHand(app, m) {
   show(hand, m.seat !== null);
   patch(hand, cards.map((card, i) => {
     const ok = legal.has(card);
+    // On your turn a card you may not play stays clickable, to say why not.
+    const why = !ok && legal.size ? whyNot(m, card) : null;
     return h('button', {
       type: 'button',
-      class: ['card', isRed(suitOf(card)) ? 'red' : 'black', ok && 'legal', v.trump === suitOf(card) && 'is-trump', hinted === card && 'hinted'],
+      class: ['card', isRed(suitOf(card)) ? 'red' : 'black', ok && 'legal', why && 'illegal', v.trump === suitOf(card) && 'is-trump', hinted === card && 'hinted'],
       dataset: { card, key: card, index: i + 1 },
       'aria-label': cardWords(card),
-      disabled: !ok,
-      title: ok ? `Play the ${cardWords(card)} (${i + 1})` : null,
+      'aria-disabled': why ? 'true' : null,
+      disabled: !ok && !why,
+      title: ok ? fill(TEXT.yourCard, { card: cardWords(card), n: i + 1 }) : why ? fill(TEXT.notLegal, { reason: why }) : null,
     }, cardFace(card, { trump: v.trump }));
   }));
+}
+
+// What screen readers hear of the play: the cards others play, who wins each trick, and
+// your turn (the latest few lines, in a polite live region).
+function renderLive(app, m) {
+  const live = $('#live');
+  patch(live, m.spoken.slice(-3).map((s) => h('p', { dataset: { key: `l${s.seq}` } }, s.text)));
 }
 
 function renderSide(app, m) {
@@ -419,8 +506,8 @@ function renderSide(app, m) {
   const modeLine = $('#room-mode');
   const cpu = room.seats.find((s) => s.cpu);
   let modeText = '';
-  if (room.mode === 'solo') modeText = `Solo game · you and a CPU partner against two CPUs (${levelName(cpu?.level ?? 'strong')})`;
-  else if (room.mode === 'daily') modeText = 'The same deals and CPUs for everyone · one attempt · no hints';
+  if (room.mode === 'solo') modeText = fill(TEXT.soloMode, { level: levelName(cpu?.level ?? 'strong') });
+  else if (room.mode === 'daily') modeText = TEXT.dailyMode;
   show(modeLine, Boolean(modeText));
   modeLine.dataset.mode = room.mode ?? 'casual';
   if (modeLine.textContent !== modeText) modeLine.textContent = modeText;
@@ -428,10 +515,10 @@ function renderSide(app, m) {
   // A rated room: its match changes ratings when four people start it (never with a CPU).
   show($('#room-rated'), Boolean(room.rated) && !room.seats.some((s) => s.cpu));
 
-  // Totals.
+  // Totals, ours first.
   const totals = v?.totals ?? room.totals ?? [0, 0];
   const mine = m.seat !== null ? teamOf(m.seat) : null;
-  patch($('#totals'), [0, 1].map((team) => {
+  patch($('#totals'), teamOrder(m).map((team) => {
     const dealPoints = v && v.phase !== 'done' ? v.points[team] + v.roem[team] : null;
     return h('div', {
       class: ['team-score', `team-${team}`, mine === team && 'mine'],
@@ -439,11 +526,12 @@ function renderSide(app, m) {
     },
     h('span', { class: 'team-name' }, teamLabel(m, team),
       m.seat !== null
-        ? h('span', { class: 'team-players small muted' }, ` ${seatName(m, team)} & ${seatName(m, team + 2)}`)
+        ? h('span', { class: 'team-players small muted' }, teamPlayers(m, team))
         : null),
-    h('span', { class: 'team-total', 'aria-label': `${totals[team]} points` }, String(totals[team])),
+    h('span', { class: 'team-total', 'aria-label': fill(TEXT.points, { n: totals[team] }) }, String(totals[team])),
     dealPoints !== null && v.phase !== 'trump'
-      ? h('span', { class: 'team-deal small muted' }, `this deal ${v.points[team]}${v.roem[team] ? ` + ${v.roem[team]}` : ''}`)
+      ? h('span', { class: 'team-deal small muted' },
+        fill(v.roem[team] ? TEXT.thisDealRoem : TEXT.thisDeal, { points: v.points[team], roem: v.roem[team] }))
       : null);
   }));
 
@@ -453,7 +541,7 @@ function renderSide(app, m) {
   show(ready, Boolean(seat) && room.status === 'open');
   if (seat) {
     ready.setAttribute('aria-pressed', String(Boolean(seat.ready)));
-    ready.textContent = seat.ready ? 'Ready ✓' : 'Ready';
+    ready.textContent = seat.ready ? TEXT.readyDone : TEXT.ready;
     ready.classList.toggle('primary', !seat.ready);
   }
   show($('#back'), Boolean(seat && seat.away && room.status === 'playing'));
@@ -468,9 +556,7 @@ function renderSide(app, m) {
   show($('#cpu-level-label'), room.status === 'open' && free && isOwner(m, app.me));
   const leave = $('#leave');
   const running = room.status === 'playing' && m.seat !== null && !m.result;
-  leave.title = running
-    ? 'Back to the lobby: the match is running, so your seat stays yours'
-    : m.seat === null ? 'Stop watching this table' : 'Give up your seat and go back to the lobby';
+  leave.title = running ? TEXT.leaveRunning : m.seat === null ? TEXT.leaveWatching : TEXT.leaveSeat;
 
   // The invite, for a private room's seated players.
   const invite = $('#invite');
@@ -479,10 +565,10 @@ function renderSide(app, m) {
     const link = `${window.location.origin}/?invite=${m.inviteCode}`;
     invite.dataset.code = m.inviteCode;
     patch(invite,
-      h('p', { class: 'small' }, 'Private table. Invite code: ', h('strong', { class: 'code' }, m.inviteCode)),
+      h('p', { class: 'small' }, fillParts(TEXT.invite, { code: h('strong', { class: 'code' }, m.inviteCode) })),
       h('div', { class: 'row' },
-        h('input', { type: 'text', readonly: true, value: link, 'aria-label': 'Invite link', class: 'invite-link', dataset: { key: 'link' } }),
-        h('button', { type: 'button', class: 'small', dataset: { copy: link, key: 'copy' } }, 'Copy link')));
+        h('input', { type: 'text', readonly: true, value: link, 'aria-label': TEXT.inviteLink, class: 'invite-link', dataset: { key: 'link' } }),
+        h('button', { type: 'button', class: 'small', dataset: { copy: link, key: 'copy' } }, TEXT.copyLink)));
     const input = invite.querySelector('input');
     if (input.value !== link) input.value = link;
   }
@@ -503,44 +589,51 @@ function renderSide(app, m) {
   if (chatEnd) chat.scrollTop = chat.scrollHeight;
 }
 
+// The score sheet: a row a finished deal, the viewer's team first ("Us | Them" from any
+// seat); a nat deal's cells say what the award is made of.
 function renderSheet(m) {
   const v = m.view;
   const sheet = v?.sheet ?? [];
+  const order = teamOrder(m);
   const table = $('#sheet');
   const head = h('thead', {}, h('tr', {},
-    h('th', { scope: 'col' }, '#'),
-    h('th', { scope: 'col' }, 'Trump'),
-    h('th', { scope: 'col', class: 'team-0' }, teamLabel(m, 0)),
-    h('th', { scope: 'col', class: 'team-1' }, teamLabel(m, 1))));
+    h('th', { scope: 'col' }, TEXT.sheetNumber),
+    h('th', { scope: 'col' }, TEXT.sheetTrump),
+    order.map((team) => h('th', { scope: 'col', class: `team-${team}`, dataset: { team } }, teamLabel(m, team)))));
   const rows = sheet.map((line) => {
     const chooserTeam = teamOf(line.chooser);
+    const explained = dealVerdict(m, line).join(' ');
     const cell = (team) => {
       const nat = line.nat && chooserTeam === team;
+      const award = line.nat && chooserTeam !== team;
       const pit = line.pit === team;
-      const detail = `${line.card_points[team]} + ${line.roem[team]} roem`;
+      let detail = fill(TEXT.sheetDetail, { points: line.card_points[team], roem: line.roem[team] });
+      if (award) detail = TEXT.sheetNatAward;
+      else if (nat) detail = TEXT.sheetNatZero;
       return h('td', {
         class: ['score', nat && 'nat', pit && 'pit', chooserTeam === team && 'chooser'],
-        title: detail,
+        dataset: { team },
+        title: explained,
       },
       h('span', { class: 'score-main' }, String(line.score[team])),
-      nat ? h('span', { class: 'mark' }, ' nat') : null,
-      pit ? h('span', { class: 'mark' }, ' pit') : null,
+      nat ? h('span', { class: 'mark' }, ` ${TEXT.sheetNat}`) : null,
+      pit ? h('span', { class: 'mark' }, ` ${TEXT.sheetPit}`) : null,
       h('span', { class: 'score-detail' }, detail));
     };
-    return h('tr', { dataset: { deal: line.number, key: `d${line.number}` } },
+    return h('tr', { dataset: { deal: line.number, key: `d${line.number}` }, title: explained },
       h('td', {}, String(line.number + 1)),
       h('td', { class: ['trump', isRed(line.trump) && 'red'] },
         h('span', { 'aria-label': SUIT_NAMES[line.trump] }, SUIT_SYMBOLS[line.trump]),
         h('span', { class: 'small muted' }, ` ${seatName(m, line.chooser)}`)),
-      cell(0), cell(1));
+      order.map(cell));
   });
   const totals = v?.totals ?? m.room.totals ?? [0, 0];
   const foot = h('tfoot', {}, h('tr', {},
-    h('th', { scope: 'row', colspan: '2' }, 'Total'),
-    h('td', { class: 'total' }, String(totals[0])),
-    h('td', { class: 'total' }, String(totals[1]))));
+    h('th', { scope: 'row', colspan: '2' }, TEXT.sheetTotal),
+    order.map((team) => h('td', { class: 'total', dataset: { team } }, String(totals[team])))));
   const body = rows.length
     ? h('tbody', {}, rows)
-    : h('tbody', {}, h('tr', { class: 'empty-row' }, h('td', { colspan: '4', class: 'muted small' }, 'No deals played yet.')));
+    : h('tbody', {}, h('tr', { class: 'empty-row' }, h('td', { colspan: '4', class: 'muted small' }, TEXT.noDeals)));
   patch(table, head, body, foot);
 }
+

@@ -1,7 +1,7 @@
 // The tournament view: rounds and tables with live scores, your table, places and prizes.
 
 import { $, h, patch } from './dom.js';
-import { entrantName, prizeName, roundName, tournamentInfo } from './state.js';
+import { entrantLabel, entrantName, prizeName, roundName, tournamentInfo } from './state.js';
 import { formatName, startText } from './lobby.js';
 
 const STATUS_WORDS = {
@@ -116,7 +116,7 @@ function rounds(app, t, info) {
 function tableCard(app, t, table, round, index, info) {
   const done = table.winner !== null && table.winner !== undefined;
   const mine = info.mine && info.mine.round === round && info.mine.index === index;
-  const team = (n) => [table.seats[n], table.seats[n + 2]].map((s) => (s.cpu ? 'CPU' : s.nickname ?? '?')).join(' & ');
+  const team = (n) => [table.seats[n], table.seats[n + 2]].map((s) => entrantLabel(s)).join(' & ');
   const line = (n) => h('div', {
     class: ['tt-team', done && table.winner === n && 'won', done && table.winner !== n && 'lost'],
     dataset: { team: n },
@@ -148,6 +148,6 @@ function registered(t, me) {
   return h('section', { class: 'panel', dataset: { key: 'registered' } },
     h('h2', {}, `Registered (${list.length} of ${t.size})`),
     list.length
-      ? h('ul', { class: 'chips' }, list.map((r) => h('li', { class: ['chip', r.id === me && 'you'] }, r.cpu ? 'CPU' : r.nickname ?? '?')))
+      ? h('ul', { class: 'chips' }, list.map((r) => h('li', { class: ['chip', r.id === me && 'you'] }, entrantLabel(r))))
       : h('p', { class: 'muted small' }, 'Nobody yet: be the first.'));
 }
