@@ -9,8 +9,8 @@ import {
   applyFrame, applyLobby, applyRematch, isOver, markResync, newLobby, newRoom, newerTournament,
 } from './state.js';
 import {
-  applyPreset, buildCpuLevels, buildForm, buildNewGameForm, createMessage, loadCatalog, loadForm,
-  newGameMessage, renderLobby, saveForm, saveNewGame, setEndLimits, wireRated, buildSheetForm,
+  buildCpuLevels, buildForm, buildNewGameForm, createMessage, loadCatalog, loadForm,
+  newGameMessage, renderLobby, saveForm, saveNewGame, setEndLimits, wirePreset, wireRated, buildSheetForm,
 } from './lobby.js';
 import { renderTable, renderTimer } from './table.js';
 import { renderTournament } from './tournament.js';
@@ -1074,9 +1074,9 @@ function wireForms() {
     loadForm(create);
     createButton.disabled = false;
   });
-  create.elements.preset.addEventListener('change', () => applyPreset(create, create.elements.preset.value));
   wireRated(create);
   create.elements.end.addEventListener('change', () => setEndLimits(create));
+  wirePreset(create);
   create.addEventListener('change', () => saveForm(create));
   create.addEventListener('submit', (event) => {
     event.preventDefault();
@@ -1093,10 +1093,8 @@ function wireForms() {
     buildNewGameForm(newGame);
     playButton.disabled = false;
   });
-  newGame.elements.preset.addEventListener('change', () => {
-    applyPreset(newGame, newGame.elements.preset.value, { length: false });
-  });
   newGame.elements.end.addEventListener('change', () => setEndLimits(newGame));
+  wirePreset(newGame, { length: false });
   newGame.addEventListener('change', () => saveNewGame(newGame));
   newGame.addEventListener('submit', (event) => {
     event.preventDefault();

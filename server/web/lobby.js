@@ -9,15 +9,17 @@ import { untilMidnight } from './daily.js';
 // what the server accepts, and only the words for each value live here.
 const RULE_FIELDS = ['variant', 'trump_mode', 'roem', 'pit_bonus'];
 const OPTION_WORDS = {
-  preset: { amsterdam: 'Amsterdam', rotterdam: 'Rotterdam', tournament: 'Tournament' },
-  variant: { amsterdam: 'Amsterdam', rotterdam: 'Rotterdam' },
+  preset: { amsterdam: 'Amsterdam', rotterdam: 'Rotterdam', tournament: 'Tournament', custom: 'Custom' },
+  variant: { amsterdam: 'Unless your partner is winning', rotterdam: 'Always, even over your partner' },
   trump_mode: {
-    bidding: 'Bidding: pass or name a suit', dealer: 'Dealer names trump',
-    forced: 'Forced: first seat names trump', turned: 'Turned-up card',
+    bidding: 'Bidding: pass or name a suit', dealer: 'The dealer names it',
+    forced: 'The first player names it', turned: 'A turned-up card',
   },
   roem: { auto: 'Counted automatically', claim: 'Claimed by the winner' },
   pit_bonus: { any: 'For either team', playing: 'Only the playing team' },
 };
+// The preset select's own value when the rules are no preset's.
+const CUSTOM = 'custom';
 // The CPU levels' words; the levels themselves, and the default, are the catalog's.
 const LEVEL_WORDS = { random: 'Random', heuristic: 'Easy', strong: 'Strong' };
 let catalog = null; // what GET /rules answered
@@ -46,7 +48,7 @@ function fillSelect(select, values, words = {}) {
 // The create-room form's choices and limits, from the catalog.
 export function buildForm(form) {
   const f = form.elements;
-  fillSelect(f.preset, Object.keys(catalog.presets), OPTION_WORDS.preset);
+  fillSelect(f.preset, [...Object.keys(catalog.presets), CUSTOM], OPTION_WORDS.preset);
   for (const field of RULE_FIELDS) {
     fillSelect(f[field], catalog.options[field].values, OPTION_WORDS[field]);
     f[field].value = catalog.options[field].default;
@@ -249,13 +251,37 @@ function myRoomItem(m) {
 
 // -- the create-room form ------------------------------------------------------------------
 
-// A preset's rules into the form; `length: false` keeps the form's match length.
+// A preset's rules into the form; `length: false` keeps the form's match length. Custom
+// keeps the rules as they are.
 export function applyPreset(form, name, { length = true } = {}) {
+  if (name === CUSTOM) return;
   const preset = catalog.presets[name] ?? Object.values(catalog.presets)[0];
   for (const field of RULE_FIELDS) form.elements[field].value = preset[field];
   if (!length) return;
   form.elements.end.value = preset.end;
   setEndLimits(form, preset.end_value);
+}
+
+// The preset the form's rules are (`length`: the match length counts too), else Custom.
+export function presetOf(form, { length = true } = {}) {
+  const f = form.elements;
+  const fields = length ? [...RULE_FIELDS, 'end'] : RULE_FIELDS;
+  const same = (preset) => fields.every((field) => f[field].value === String(preset[field]))
+    && (!length || Number(f.end_value.value) === preset.end_value);
+  return Object.keys(catalog.presets).find((name) => same(catalog.presets[name])) ?? CUSTOM;
+}
+
+// A rule changed by hand: the preset follows (Custom, or the preset the rules now are).
+export function wirePreset(form, { length = true } = {}) {
+  const f = form.elements;
+  const follow = () => {
+    if (catalog) f.preset.value = presetOf(form, { length });
+  };
+  const watched = length ? [...RULE_FIELDS, 'end', 'end_value'] : RULE_FIELDS;
+  for (const name of watched) {
+    f[name].addEventListener(name === 'end_value' ? 'input' : 'change', follow);
+  }
+  f.preset.addEventListener('change', () => applyPreset(form, f.preset.value, { length }));
 }
 
 export function setEndLimits(form, value = null) {
@@ -273,7 +299,7 @@ export function setEndLimits(form, value = null) {
 // The create_room message from the form's values.
 export function createMessage(form) {
   const f = form.elements;
-  const rules = { preset: f.preset.value };
+  const rules = f.preset.value === CUSTOM ? {} : { preset: f.preset.value };
   for (const field of RULE_FIELDS) rules[field] = f[field].value;
   const value = Math.round(Number(f.end_value.value));
   if (f.end.value === 'deals') rules.deals = value;
@@ -321,6 +347,7 @@ export function loadForm(form) {
   for (const field of RULE_FIELDS) set(field, values[field]);
   set('end', values.end);
   setEndLimits(form, values.end_value ?? null);
+  f.preset.value = presetOf(form);
   set('move_seconds', values.move_seconds);
   set('seat', values.seat);
   set('name', values.name);
@@ -369,7 +396,7 @@ export const levelName = (level) => LEVEL_WORDS[level] ?? level;
 export function buildNewGameForm(form) {
   const f = form.elements;
   buildCpuLevels(f.level);
-  fillSelect(f.preset, Object.keys(catalog.presets), OPTION_WORDS.preset);
+  fillSelect(f.preset, [...Object.keys(catalog.presets), CUSTOM], OPTION_WORDS.preset);
   for (const field of RULE_FIELDS) fillSelect(f[field], catalog.options[field].values, OPTION_WORDS[field]);
   applyPreset(form, f.preset.value, { length: false });
   f.end.value = 'deals';
@@ -381,6 +408,7 @@ export function buildNewGameForm(form) {
   const values = stored(NEW_GAME_KEY);
   if (!values) return;
   for (const name of ['level', 'preset', ...RULE_FIELDS, 'end']) setValue(f[name], values[name]);
+  f.preset.value = presetOf(form, { length: false });
   setEndLimits(form, values.end_value ?? null);
   setValue(f.move_seconds, values.move_seconds);
 }
@@ -397,7 +425,7 @@ export function saveNewGame(form) {
 // The new_game message from the form's values.
 export function newGameMessage(form) {
   const f = form.elements;
-  const rules = { preset: f.preset.value };
+  const rules = f.preset.value === CUSTOM ? {} : { preset: f.preset.value };
   for (const field of RULE_FIELDS) rules[field] = f[field].value;
   const value = Math.round(Number(f.end_value.value));
   if (f.end.value === 'deals') rules.deals = value;
