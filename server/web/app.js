@@ -13,6 +13,7 @@ import {
   newGameMessage, renderLobby, saveForm, saveNewGame, setEndLimits, wirePreset, wireRated, buildSheetForm,
 } from './lobby.js';
 import { renderTable, renderTimer } from './table.js';
+import { newInvite, renderInvite, wantsSeat } from './invite.js';
 import { renderTournament } from './tournament.js';
 import {
   PAGE, alltimeMessage, alltimeReply, boardMessage, boardRefused, boardReply, isDay, newBoards,
@@ -76,6 +77,7 @@ const app = {
   pendingNickname: null,
   pendingInvite: null,
   join: null, // joining by invite code: {code}
+  invite: null, // asking an invited player where to sit: {roomId, seat} (invite.js)
   codes: new Map(), // room_id -> the invite code it was joined with (private rooms)
   retried: new Set(), // refs of messages sent again after room_unavailable
   errorRetry: null,
@@ -288,7 +290,9 @@ function onRoomFrame(f) {
 
   if (f.type === 'snapshot') {
     if (model.room?.mode === 'daily') app.dailyPlayed = false;
-    if (app.join && app.openNext) app.codes.set(id, app.join.code); // to sit down later
+    const invited = Boolean(app.join && app.openNext);
+    if (invited) app.codes.set(id, app.join.code); // to sit down later
+    if (invited && wantsSeat(model)) app.invite = newInvite(model); // asked where to sit
     if (model.inviteCode) app.codes.set(id, model.inviteCode);
     if (app.openRoomId === id || (app.openNext && app.current !== id) || (app.openNext && app.screen !== 'table')) {
       app.openRoomId = null;
@@ -374,17 +378,10 @@ function onError(f, sent) {
       return;
     }
   }
-  if (sent?.type === 'take_seat' && sent.invite_code && app.join) {
-    if (code === 'seat_taken' && sent.seat < 3) {
-      send({ type: 'take_seat', invite_code: sent.invite_code, seat: sent.seat + 1 });
-      return;
-    }
-    if (code === 'seat_taken' || code === 'already_seated' || code === 'room_started') {
-      app.openNext = true;
-      send({ type: 'watch', invite_code: sent.invite_code });
-      return;
-    }
-    app.join = null;
+  if (sent?.type === 'watch' && app.join) app.join = null;
+  if (sent?.type === 'take_seat' && code === 'seat_taken') {
+    const m = app.rooms.get(app.current);
+    if (m && wantsSeat(m)) app.invite = newInvite(m); // taken meanwhile: choose again
   }
   if (sent?.type === 'resume') {
     const explicit = app.openRoomId === sent.room_id;
@@ -551,6 +548,7 @@ function draw() {
   } else if (app.screen === 'profile') renderProfile(app);
   else if (app.screen === 'review') renderReview(app);
   else if (app.screen === 'scoresheet') renderSheet(app);
+  renderInvite(app);
   const m = app.screen === 'table' ? app.rooms.get(app.current) : null;
   const myTurn = Boolean(m && m.legal.length && app.acted.get(m.roomId) !== m.version);
   const title = myTurn ? 'Your turn · Klaverjas' : 'Klaverjas';
@@ -569,12 +567,13 @@ function later(seconds) {
 
 // -- commands ----------------------------------------------------------------------------
 
+// Watch the room of an invite code first: the page then asks where to sit (invite.js).
 function joinByInvite(raw) {
   const code = raw.trim();
   if (!code) return;
   app.join = { code };
   app.openNext = true;
-  send({ type: 'take_seat', invite_code: code, seat: 0 });
+  send({ type: 'watch', invite_code: code });
 }
 
 // -- solo games and the daily game ---------------------------------------------------------
@@ -1149,6 +1148,25 @@ function wireForms() {
   });
   document.addEventListener('change', (event) => {
     if (event.target.id === 'review-deal-select') askReviewDeal(Number(event.target.value));
+  });
+
+  const joinSeat = $('#join-seat-form');
+  joinSeat.addEventListener('change', (event) => {
+    if (event.target.name === 'seat' && app.invite) app.invite.seat = Number(event.target.value);
+  });
+  joinSeat.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const invite = app.invite;
+    const code = invite && app.codes.get(invite.roomId);
+    if (!invite || invite.seat === null) return;
+    app.invite = null;
+    $('#join-seat').close();
+    app.openRoomId = invite.roomId;
+    send(code ? { type: 'take_seat', invite_code: code, seat: invite.seat }
+      : { type: 'take_seat', room_id: invite.roomId, seat: invite.seat });
+  });
+  $('#join-seat').addEventListener('close', () => {
+    app.invite = null; // Escape or "Just watch": the table stays, with its "Sit here" buttons
   });
 
   $('#join-form').addEventListener('submit', (event) => {

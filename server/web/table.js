@@ -13,6 +13,10 @@ import { levelName, rulesText } from './lobby.js';
 import { dayOfRoom, todayUtc } from './daily.js';
 import { reviewOpen } from './review.js';
 import { rematchPlayers } from './widgets.js';
+import { fill } from './words.js';
+
+// Moving to another seat of an open room (a seated player).
+const SEAT_WORDS = { move: 'Move here', moveLabel: 'Move to seat {seat}' };
 
 const cap = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 
@@ -100,6 +104,10 @@ function seatElement(app, m, seat) {
     controls.push(h('button', {
       type: 'button', class: 'small primary', dataset: { sit: seat }, 'aria-label': `Take seat ${seat + 1}`,
     }, 'Sit here'));
+  } else if (open && empty) {
+    controls.push(h('button', {
+      type: 'button', class: 'small', dataset: { sit: seat }, 'aria-label': fill(SEAT_WORDS.moveLabel, { seat: seat + 1 }),
+    }, SEAT_WORDS.move));
   }
   if (open && !empty && owner && s.player_id !== app.me) {
     controls.push(h('button', {
