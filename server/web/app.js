@@ -7,6 +7,7 @@ import { $, show } from './dom.js';
 import { Connection, resumeMessages, serverUrl } from './protocol.js';
 import {
   applyFrame, applyLobby, applyRematch, isOver, markResync, newLobby, newRoom, newerTournament,
+  tournamentInfo,
 } from './state.js';
 import {
   buildCpuLevels, buildForm, buildNewGameForm, createMessage, loadCatalog, loadForm,
@@ -65,6 +66,7 @@ const app = {
   rooms: new Map(), // room_id -> room model (state.js)
   tournaments: new Map(), // tournament_id -> latest summary
   watchedTournaments: new Set(),
+  tournamentTables: new Set(), // tournament tables this page took the player to (once each)
   screen: 'boot', // hello | lobby | table | tournament | boards | profile | review
   current: null, // the room shown
   currentTournament: null,
@@ -154,6 +156,7 @@ function onWelcome(f) {
     roomId: m.roomId, version: m.version, done: isOver(m) || m.closed,
   }));
   for (const message of resumeMessages(followed, f.rooms)) resume(message.room_id, message.version);
+  for (const r of f.rooms ?? []) app.tournamentTables.add(r.room_id); // resumed: no need to take me there
   if (first && app.screen !== 'table' && (f.rooms ?? []).length) {
     const pick = f.rooms.find((r) => r.status === 'playing') ?? f.rooms[0];
     app.openRoomId = pick.room_id;
@@ -333,8 +336,18 @@ function onTournament(t) {
       tournaments: { ...app.lobby.tournaments, [t.id]: newerTournament(app.lobby.tournaments[t.id], t) },
     };
   }
-  // A new table for me shows in the lobby's list and the tournament view (#my-table);
-  // the page does not switch screens by itself.
+  // A round starts with my table: the page takes me there at once (the clock runs), once
+  // per table, unless I am playing another match on screen.
+  const info = tournamentInfo(next, app.me);
+  const roomId = info.playing ? info.mine.table.room_id : null;
+  if (!roomId || app.tournamentTables.has(roomId)) return;
+  app.tournamentTables.add(roomId);
+  const shown = app.screen === 'table' ? app.rooms.get(app.current) : null;
+  const busy = shown && shown.roomId !== roomId && shown.seat !== null && shown.room?.status === 'playing'
+    && !isOver(shown);
+  if (busy) return; // the lobby's item and the tournament view say the table is waiting
+  app.openRoomId = roomId;
+  resume(roomId, 0);
 }
 
 // Every player of a finished match hears each acceptance of its rematch; once everyone
@@ -1204,6 +1217,9 @@ function start() {
   setInterval(() => {
     if (app.screen === 'table') renderTimer(app);
   }, 250);
+  setInterval(() => {  // the tournaments' countdowns
+    if (app.screen === 'lobby' || app.screen === 'tournament') render();
+  }, 1000);
   setInterval(watchdog, 2000);
   if (!app.token) goScreen('hello');
   conn.connect();

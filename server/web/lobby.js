@@ -1,9 +1,10 @@
 // The lobby: public rooms, tournaments, your tables, and the create-room form.
 
 import { $, h, patch, show } from './dom.js';
-import { rematchState, rematchWords, tournamentInfo } from './state.js';
+import { entrantName, prizeName, rematchState, rematchWords, roundName, tournamentInfo } from './state.js';
 import { rematchPlayers } from './widgets.js';
 import { untilMidnight } from './daily.js';
+import { fill, fillParts } from './words.js';
 
 // The rule options, presets and limits are the server's (GET /rules): the form offers
 // what the server accepts, and only the words for each value live here.
@@ -22,6 +23,39 @@ const OPTION_WORDS = {
 const CUSTOM = 'custom';
 // The CPU levels' words; the levels themselves, and the default, are the catalog's.
 const LEVEL_WORDS = { random: 'Random', heuristic: 'Easy', strong: 'Strong' };
+// Tournaments, as the lobby and the tournament view say them.
+const TOURNAMENT_WORDS = {
+  format: { quick: 'Quick tournament', classic: 'Classic tournament' },
+  formatOther: '{format} tournament',
+  whenFull: 'starts when full',
+  unannounced: 'start time to be announced',
+  startsAt: 'starts {when}',
+  startsIn: 'in {left}',
+  startsWhen: '{start}, {left}',
+  starting: 'starting now…',
+  hours: '{h} h {m} min',
+  minutes: '{m} min {s} s',
+  seconds: '{s} s',
+  players: '{size} players',
+  registered: '{count} of {size} registered',
+  fill: 'CPUs fill empty places',
+  repeat: { hourly: 'every hour', daily: 'every day' },
+  status: {
+    scheduled: 'Open for registration', running: 'Running', finished: 'Finished', cancelled: 'Cancelled',
+  },
+  playing: '{round} being played',
+  pair: '{a} & {b}',
+  podium: '{place}: {names}',
+  places: 'Final places',
+  register: 'Register',
+  unregister: 'Unregister',
+  registeredChip: 'registered',
+  readyNow: 'your table is ready',
+  view: 'View',
+  open: 'Open (you are playing)',
+};
+const ORDINAL = ['', '1st', '2nd', '3rd', '4th', '5th'];
+export const placeName = (place) => ORDINAL[place] ?? `#${place}`;
 let catalog = null; // what GET /rules answered
 
 // The server's catalog of rules, presets, limits and tournament formats (retried until
@@ -40,6 +74,9 @@ export async function loadCatalog() {
     await new Promise((resolve) => setTimeout(resolve, wait));
   }
 }
+
+// The catalog as it came (null until GET /rules answers).
+export const rulesCatalog = () => catalog;
 
 function fillSelect(select, values, words = {}) {
   select.replaceChildren(...values.map((v) => h('option', { value: v }, words[v] ?? v)));
@@ -95,16 +132,62 @@ export function rulesText(rules, moveSeconds = null) {
 }
 
 export function startText(t) {
-  if (t.start_when_full) return 'starts when full';
-  if (!t.start_at) return 'start time to be announced';
+  const T = TOURNAMENT_WORDS;
+  if (t.start_when_full) return T.whenFull;
+  if (!t.start_at) return T.unannounced;
   const when = new Date(t.start_at * 1000);
-  return `starts ${when.toLocaleString([], {
-    weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit',
-  })}`;
+  return fill(T.startsAt, {
+    when: when.toLocaleString([], { weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' }),
+  });
 }
 
-const FORMAT_WORDS = { quick: 'Quick tournament', classic: 'Classic tournament' };
-export const formatName = (t) => FORMAT_WORDS[t.format] ?? `${t.format} tournament`;
+// The time left until `at` (epoch seconds) in words: "4 min 12 s", "2 h 5 min".
+export function timeLeft(at, now) {
+  const T = TOURNAMENT_WORDS;
+  const left = Math.max(0, Math.ceil(at - now));
+  const h = Math.floor(left / 3600);
+  const m = Math.floor((left % 3600) / 60);
+  if (h) return fill(T.hours, { h, m });
+  if (m) return fill(T.minutes, { m, s: left % 60 });
+  return fill(T.seconds, { s: left });
+}
+
+// The time left before a scheduled tournament starts, live: `.countdown` with the
+// seconds left in `data-left` (the page redraws it every second); null when it starts
+// when full or has no start time.
+export function countdown(t, now) {
+  if (t.status !== 'scheduled' || t.start_when_full || !t.start_at) return null;
+  const left = Math.max(0, Math.ceil(t.start_at - now));
+  return h('span', { class: 'countdown', dataset: { left } },
+    left > 0 ? fill(TOURNAMENT_WORDS.startsIn, { left: timeLeft(t.start_at, now) }) : TOURNAMENT_WORDS.starting);
+}
+
+// When a tournament starts: the time, and the countdown.
+export function startLine(t, now) {
+  const left = countdown(t, now);
+  if (!left) return h('span', { class: 'start-line' }, startText(t));
+  const start = h('time', { datetime: new Date(t.start_at * 1000).toISOString() }, startText(t));
+  return h('span', { class: 'start-line' }, fillParts(TOURNAMENT_WORDS.startsWhen, { start, left }));
+}
+
+export const formatName = (t) => TOURNAMENT_WORDS.format[t.format]
+  ?? fill(TOURNAMENT_WORDS.formatOther, { format: t.format });
+export const tournamentStatus = (status) => TOURNAMENT_WORDS.status[status] ?? status;
+
+// The entrants holding each place, a place a line: [{place, prize, names}] (best first).
+export function podium(t) {
+  const byPlace = new Map();
+  for (const p of t.places ?? []) {
+    const line = byPlace.get(p.place) ?? { place: p.place, prize: p.prize ?? null, names: [] };
+    line.names.push(entrantName(t, p.entrant));
+    byPlace.set(p.place, line);
+  }
+  return [...byPlace.values()].sort((a, b) => a.place - b.place).map((line) => ({
+    ...line,
+    names: line.names.length === 2
+      ? fill(TOURNAMENT_WORDS.pair, { a: line.names[0], b: line.names[1] }) : line.names.join(', '),
+  }));
+}
 
 const STATUS_WORDS = { open: 'Waiting for players', playing: 'Playing', finished: 'Finished', closed: 'Closed' };
 
@@ -121,10 +204,12 @@ export function renderLobby(app) {
   patch($('#rooms'), rooms.map((room) => roomItem(room, me, app)));
   show($('#rooms-empty'), lobby.loaded && rooms.length === 0);
 
+  const finished = (t) => (t.status === 'finished' || t.status === 'cancelled' ? 1 : 0);
   const tournaments = Object.values(lobby.tournaments).sort(
-    (a, b) => (a.start_at ?? 0) - (b.start_at ?? 0) || a.id.localeCompare(b.id),
+    (a, b) => finished(a) - finished(b) || (a.start_at ?? 0) - (b.start_at ?? 0) || a.id.localeCompare(b.id),
   );
-  patch($('#tournaments'), tournaments.map((t) => tournamentItem(t, me)));
+  const now = app.now();
+  patch($('#tournaments'), tournaments.map((t) => tournamentItem(app.tournaments.get(t.id) ?? t, me, now)));
   show($('#tournaments-empty'), lobby.loaded && tournaments.length === 0);
 
   // Rematches of tables the page has left: offered to you, or waiting for the others.
@@ -189,36 +274,42 @@ function roomItem(room, me, app) {
       }, 'Watch')));
 }
 
-function tournamentItem(t, me) {
+function tournamentItem(t, me, now) {
+  const T = TOURNAMENT_WORDS;
   const info = tournamentInfo(t, me);
   const count = (t.registered ?? []).length;
-  let state;
-  if (t.status === 'running') state = `Round ${t.rounds.length} being played`;
-  else if (t.status === 'scheduled') state = startText(t);
-  else state = t.status;
+  const meta = [fill(T.players, { size: t.size })];
+  if (t.status === 'scheduled') {
+    meta.push(startLine(t, now), fill(T.registered, { count, size: t.size }));
+    if (t.fill_with_cpu) meta.push(T.fill);
+  } else if (t.status === 'running') {
+    meta.push(fill(T.playing, { round: roundName(t, t.rounds.length - 1) }));
+  }
+  if (t.repeat) meta.push(T.repeat[t.repeat] ?? t.repeat);
+  const places = t.status === 'finished' ? podium(t).filter((line) => line.prize) : [];
   return h('li', { class: 'tournament-item', dataset: { tournamentId: t.id, key: t.id, status: t.status } },
     h('div', { class: 'item-head' },
       h('strong', { class: 'item-title' }, formatName(t)),
-      h('span', { class: ['status-chip', t.status] }, t.status === 'scheduled' ? 'Open for registration' : t.status)),
-    h('p', { class: 'muted small' },
-      `${t.size} players · `,
-      t.start_at && !t.start_when_full
-        ? h('time', { datetime: new Date(t.start_at * 1000).toISOString() }, state)
-        : state,
-      ` · ${count} of ${t.size} registered`,
-      t.fill_with_cpu ? ' · CPUs fill empty places' : '',
-      t.repeat ? ` · ${t.repeat}` : ''),
+      h('span', { class: ['status-chip', t.status] }, tournamentStatus(t.status))),
+    h('p', { class: 'muted small item-meta' },
+      meta.map((part, i) => [i ? h('span', { 'aria-hidden': 'true' }, ' · ') : null, part])),
+    places.length
+      ? h('ol', { class: 'podium small', 'aria-label': T.places }, places.map((line) => h('li', {
+        dataset: { place: line.place },
+      }, fill(T.podium, { place: placeName(line.place), names: line.names }), ' ',
+      h('span', { class: ['prize', line.prize] }, prizeName(line.prize)))))
+      : null,
     h('div', { class: 'item-actions' },
       t.status === 'scheduled' && !info.registered
-        ? h('button', { type: 'button', class: 'primary small', dataset: { register: t.id } }, 'Register')
+        ? h('button', { type: 'button', class: 'primary small', dataset: { register: t.id } }, T.register)
         : null,
       t.status === 'scheduled' && info.registered
-        ? h('button', { type: 'button', class: 'small', dataset: { unregister: t.id } }, 'Unregister')
+        ? h('button', { type: 'button', class: 'small', dataset: { unregister: t.id } }, T.unregister)
         : null,
-      info.registered && !info.playing ? h('span', { class: 'chip you' }, 'registered') : null,
-      info.playing ? h('span', { class: 'chip ready-now' }, 'your table is ready') : null,
+      info.registered && !info.playing && t.status === 'scheduled' ? h('span', { class: 'chip you' }, T.registeredChip) : null,
+      info.playing ? h('span', { class: 'chip ready-now' }, T.readyNow) : null,
       h('button', { type: 'button', class: 'small', dataset: { openTournament: t.id } },
-        info.playing ? 'Open (you are playing)' : 'View')));
+        info.playing ? T.open : T.view)));
 }
 
 function rematchItem(app, r) {

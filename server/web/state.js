@@ -467,11 +467,12 @@ export function roundName(t, index) {
   return `Round ${index + 1}`;
 }
 
+// An entrant by name: a player's nickname, or a CPU's own ("Bram (CPU, strong)").
 export function entrantName(t, id) {
-  for (const r of t.registered ?? []) if (r.id === id) return r.cpu ? 'CPU' : r.nickname ?? id;
+  for (const r of t.registered ?? []) if (r.id === id) return r.nickname ?? id;
   for (const tables of t.rounds ?? []) {
     for (const table of tables) {
-      for (const s of table.seats) if (s.id === id) return s.cpu ? 'CPU' : s.nickname ?? id;
+      for (const s of table.seats) if (s.id === id) return s.nickname ?? id;
     }
   }
   return id;

@@ -5,3 +5,12 @@
 export function fill(template, values = {}) {
   return template.replace(/\{(\w+)\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
 }
+
+// The same, as parts for h(): a blank may hold an element (a countdown, a name that is a
+// button), kept in the place the template gives it.
+export function fillParts(template, values = {}) {
+  return template.split(/(\{\w+\})/).filter(Boolean).map((part) => {
+    const name = /^\{(\w+)\}$/.exec(part)?.[1];
+    return name && name in values ? values[name] : part;
+  });
+}
