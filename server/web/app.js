@@ -15,6 +15,9 @@ import {
 } from './lobby.js';
 import { renderTable, renderTimer } from './table.js';
 import { newInvite, renderInvite, wantsSeat } from './invite.js';
+import { openRules } from './rules.js';
+import { trapFocus } from './dialogs.js';
+import { renderTip, setTipsOn } from './tips.js';
 import { renderTournament } from './tournament.js';
 import {
   PAGE, alltimeMessage, alltimeReply, boardMessage, boardRefused, boardReply, isDay, newBoards,
@@ -96,7 +99,7 @@ const app = {
   pendingSheet: null, // a sheet's code from the page's address, opened once welcomed
   online: false, // the connection is open
   pastRooms: new Map(), // room_id -> the summary of a finished table the page left (its names)
-  ui: { lastTrickOpen: false, trickHold: null, toast: null },
+  ui: { lastTrickOpen: false, trickHold: null, toast: null, tipsHidden: new Set() },
   now: () => Date.now() / 1000,
 };
 
@@ -562,6 +565,7 @@ function draw() {
   else if (app.screen === 'review') renderReview(app);
   else if (app.screen === 'scoresheet') renderSheet(app);
   renderInvite(app);
+  renderTip(app);
   const m = app.screen === 'table' ? app.rooms.get(app.current) : null;
   const myTurn = Boolean(m && m.legal.length && app.acted.get(m.roomId) !== m.version);
   const title = myTurn ? 'Your turn · Klaverjas' : 'Klaverjas';
@@ -891,6 +895,14 @@ function onClick(event) {
   }
   if (el.closest('#hand') && d.card) {
     act(d.card);
+  } else if (d.openRules !== undefined) {
+    openRules();
+  } else if (d.tipHide) {
+    app.ui.tipsHidden.add(`${app.current}:${d.tipHide}`); // this tip, at this table
+    render();
+  } else if (d.tipsOff !== undefined) {
+    setTipsOn(false);
+    render();
   } else if (el.id === 'new-game-button' || d.newGame !== undefined) {
     openNewGame();
   } else if (d.closeDialog !== undefined) {
@@ -1182,6 +1194,8 @@ function wireForms() {
     app.invite = null; // Escape or "Just watch": the table stays, with its "Sit here" buttons
   });
 
+  $('#rules').addEventListener('change', render); // the tips switched on or off
+
   $('#join-form').addEventListener('submit', (event) => {
     event.preventDefault();
     const input = $('#invite-code');
@@ -1210,6 +1224,7 @@ function start() {
   wireForms();
   document.addEventListener('click', onClick);
   document.addEventListener('keydown', onKey);
+  document.addEventListener('keydown', trapFocus);
   document.addEventListener('visibilitychange', () => {
     if (!document.hidden) conn.nudge();
   });
@@ -1222,6 +1237,11 @@ function start() {
   }, 1000);
   setInterval(watchdog, 2000);
   if (!app.token) goScreen('hello');
+  const rulesLink = () => {
+    if (window.location.hash === '#rules') openRules();
+  };
+  window.addEventListener('hashchange', rulesLink);
+  rulesLink();
   conn.connect();
 }
 
