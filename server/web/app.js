@@ -17,6 +17,7 @@ import { renderTable, renderTimer } from './table.js';
 import { newInvite, renderInvite, wantsSeat } from './invite.js';
 import { openRules } from './rules.js';
 import { trapFocus } from './dialogs.js';
+import { fill } from './words.js';
 import { renderTip, setTipsOn } from './tips.js';
 import { renderTournament } from './tournament.js';
 import {
@@ -36,6 +37,9 @@ import {
   buildRoemSteps, changeMessage, createSheetMessage, dealFields, fillEntry, newSheet, openMessage,
   renderSheet, setEntry, sheetDraft, sheetRefused, sheetSent, sheetSnapshot, sheetUpdate, syncEntry,
 } from './sheet.js';
+
+// Words for screen readers that this module sets.
+const A11Y_WORDS = { profile: '{name}: your profile', profileNobody: 'Your profile' };
 
 const TOKEN_KEY = 'klaverjas.token';
 const REFRESH_CODES = new Set([
@@ -552,7 +556,7 @@ function render() {
 function draw() {
   const me = $('#me');
   if (me.textContent !== (app.nickname ?? '')) me.textContent = app.nickname ?? '';
-  me.setAttribute('aria-label', app.nickname ? `Your profile (${app.nickname})` : 'Your profile');
+  me.setAttribute('aria-label', app.nickname ? fill(A11Y_WORDS.profile, { name: app.nickname }) : A11Y_WORDS.profileNobody);
   if (app.screen === 'profile' && app.profile?.playerId === app.me) me.setAttribute('aria-current', 'page');
   else me.removeAttribute('aria-current');
   if (app.screen === 'lobby') renderLobby(app);

@@ -116,7 +116,7 @@ function seatElement(app, m, seat) {
   }
 
   const backs = v && (pos !== 'bottom' || m.seat === null) && !m.result
-    ? h('div', { class: 'backs', 'aria-label': `${size} ${size === 1 ? 'card' : 'cards'} in hand` },
+    ? h('div', { class: 'backs', role: 'img', 'aria-label': `${size} ${size === 1 ? 'card' : 'cards'} in hand` },
       Array.from({ length: size }, () => h('span', { class: 'back' })))
     : null;
 
@@ -411,10 +411,9 @@ function renderHand(app, m) {
       type: 'button',
       class: ['card', isRed(suitOf(card)) ? 'red' : 'black', ok && 'legal', v.trump === suitOf(card) && 'is-trump', hinted === card && 'hinted'],
       dataset: { card, key: card, index: i + 1 },
-      'aria-label': cardWords(card),
       disabled: !ok,
       title: ok ? `Play the ${cardWords(card)} (${i + 1})` : null,
-    }, cardFace(card, { trump: v.trump }));
+    }, h('span', { class: 'sr-only' }, cardWords(card)), cardFace(card, { trump: v.trump }));
   }));
 }
 

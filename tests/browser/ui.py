@@ -35,7 +35,7 @@ SUITS = {"c": "clubs", "d": "diamonds", "h": "hearts", "s": "spades"}
 
 
 def card_words(card: str) -> str:
-    """``Jh`` -> ``jack of hearts``, as the cards' ``aria-label`` says it."""
+    """``Jh`` -> ``jack of hearts``, the name of a card of ``#hand`` (its words)."""
     return f"{RANKS[card[0]]} of {SUITS[card[1]]}"
 
 
