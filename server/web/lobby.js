@@ -238,7 +238,7 @@ export function renderLobby(app) {
 
 function seatChip(room, seat, index, me, seated) {
   if (seat.cpu) {
-    return h('span', { class: 'chip cpu', title: 'A CPU player' }, 'CPU');
+    return h('span', { class: 'chip cpu', title: 'A CPU player' }, seat.nickname ?? 'CPU');
   }
   if (seat.player_id) {
     return h('span', { class: ['chip', seat.player_id === me && 'you', seat.ready && 'ready'] },

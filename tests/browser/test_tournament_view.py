@@ -175,4 +175,5 @@ async def test_a_tournament_from_its_countdown_to_its_places(site: Site, open_ta
             await expect(podium.first).to_contain_text(name)
         await expect(podium.last).to_contain_text("Second Prize")
         await expect(item).not_to_contain_text("registered")
+        await shot(page, f"lobby-tournament-finished-{size}.png")
         tab.assert_clean()
