@@ -9,6 +9,8 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 # Browser tests drive Debian's Chromium (never a downloaded one).
 CHROMIUM := /usr/bin/chromium
+# The browser tests' accessibility audit: axe-core from the npm registry, in the venv.
+AXE    := $(VENV)/node/node_modules/axe-core/axe.min.js
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
 
 .PHONY: install serve test lint bench mutation clean
@@ -20,7 +22,10 @@ $(STAMP): pyproject.toml engine/_solver.c
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-install: $(STAMP)
+install: $(STAMP) $(AXE)
+
+$(AXE):
+	npm install --prefix $(VENV)/node --no-audit --no-fund --loglevel=error axe-core@4
 
 $(CHROMIUM):
 	DEBIAN_FRONTEND=noninteractive apt-get install -y chromium \
@@ -29,7 +34,7 @@ $(CHROMIUM):
 serve: $(STAMP)
 	$(BIN)/klaverjas serve
 
-test: $(STAMP) $(CHROMIUM)
+test: $(STAMP) $(CHROMIUM) $(AXE)
 	$(BIN)/ruff check .
 	PYTHONASYNCIODEBUG=1 $(BIN)/pytest
 

@@ -95,9 +95,13 @@ def cmd_analyze(args: argparse.Namespace) -> int:
         except OSError as err:
             raise UsageError(f"cannot read {args.file}: {err.strerror.lower()}") from None
     with source:
-        for answer in analyze_lines(source, args.solve):
-            failed |= "error" in answer
-            print(json.dumps(answer, separators=(",", ":")), flush=False)
+        try:
+            for answer in analyze_lines(source, args.solve):
+                failed |= "error" in answer
+                print(json.dumps(answer, separators=(",", ":")), flush=False)
+        except UnicodeDecodeError:
+            name = "standard input" if args.file in (None, "-") else args.file
+            raise UsageError(f"cannot read {name}: it is not text (UTF-8)") from None
     return 1 if failed else 0
 
 
@@ -122,7 +126,13 @@ class _open_out:
         self.path = path
 
     def __enter__(self) -> IO[str]:
-        self.file = sys.stdout if self.path == "-" else open(self.path, "w", encoding="utf-8")
+        if self.path == "-":
+            self.file = sys.stdout
+            return self.file
+        try:
+            self.file = open(self.path, "w", encoding="utf-8")
+        except OSError as err:  # a folder, a file we may not write, ...
+            raise UsageError(f"cannot write {self.path}: {err.strerror.lower()}") from None
         return self.file
 
     def __exit__(self, *exc: object) -> None:

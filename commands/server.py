@@ -5,10 +5,16 @@ from __future__ import annotations
 
 import argparse
 import json
+from pathlib import Path
 
 from server.tournament.state import FORMATS, REPEATS
 
 from .errors import UsageError, port
+
+
+def unwrap(err: Exception) -> str:
+    """A store's refusal without what it was doing: "file is not a database"."""
+    return str(err).rpartition(" failed: ")[2] or str(err)
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -19,13 +25,23 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from server.app import Server
     from server.config import Settings
     from server.logs import configure
+    from server.store.base import StoreError
 
     settings = Settings.from_env(host=args.host, port=args.port, db=args.db)
+    folder = Path(settings.db).resolve().parent
+    if not settings.database_url and not folder.is_dir():
+        raise UsageError(
+            f"cannot make the database {settings.db}: the folder {folder} does not exist"
+        )
     configure(settings.log_level)
 
     async def run() -> None:
         server = Server(settings)
-        await server.start()
+        try:
+            await server.start()
+        except StoreError as err:
+            where = settings.database_url or settings.db
+            raise UsageError(f"cannot open the database {where}: {unwrap(err)}") from None
         # Freeze what start-up built.  Every collection walks thousands of in-flight
         # futures and coroutines (one set per connection), so its pause grows with the
         # young generation: small young collections keep each pause to a few ms, and the
@@ -49,9 +65,9 @@ def cmd_tournament_schedule(args: argparse.Namespace) -> int:
     import asyncio
     import time
     from datetime import UTC, datetime
-    from pathlib import Path
 
     from server.config import Settings
+    from server.store.base import StoreError
     from server.store.factory import open_store
     from server.tournament.schedule import new_tournament, parse_time
 
@@ -76,7 +92,10 @@ def cmd_tournament_schedule(args: argparse.Namespace) -> int:
 
     async def run() -> str:
         store = open_store(settings)
-        await store.open()
+        try:
+            await store.open()
+        except StoreError as err:
+            raise UsageError(f"cannot open the database {where}: {unwrap(err)}") from None
         try:
             tid, _ = await new_tournament(
                 store, args.format, start, args.fill_with_cpu, False, args.repeat, now

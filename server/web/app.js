@@ -7,14 +7,20 @@ import { $, show } from './dom.js';
 import { Connection, resumeMessages, serverUrl } from './protocol.js';
 import {
   applyFrame, applyLobby, applyRematch, isOver, markResync, newLobby, newRoom, newerTournament,
+  tournamentInfo,
 } from './state.js';
 import {
-  applyPreset, buildCpuLevels, buildForm, buildNewGameForm, createMessage, loadCatalog, loadForm,
-  newGameMessage, renderLobby, saveForm, saveNewGame, setEndLimits, wireRated, buildSheetForm,
+  buildCpuLevels, buildForm, buildNewGameForm, createMessage, loadCatalog, loadForm,
+  newGameMessage, renderLobby, saveForm, saveNewGame, setEndLimits, wirePreset, wireRated, buildSheetForm,
 } from './lobby.js';
 import { renderTable, renderTimer, whyNot } from './table.js';
 import { renderPauseClock } from './results.js';
 import { setSound, setTitle, soundOn, turnSound, wakeAudio } from './alerts.js';
+import { newInvite, renderInvite, wantsSeat } from './invite.js';
+import { openRules } from './rules.js';
+import { trapFocus } from './dialogs.js';
+import { fill } from './fill.js';
+import { renderTip, setTipsOn } from './tips.js';
 import { renderTournament } from './tournament.js';
 import {
   PAGE, alltimeMessage, alltimeReply, boardMessage, boardRefused, boardReply, isDay, newBoards,
@@ -33,6 +39,9 @@ import {
   buildRoemSteps, changeMessage, createSheetMessage, dealFields, fillEntry, newSheet, openMessage,
   renderSheet, setEntry, sheetDraft, sheetRefused, sheetSent, sheetSnapshot, sheetUpdate, syncEntry,
 } from './sheet.js';
+
+// Words for screen readers that this module sets.
+const A11Y_WORDS = { profile: '{name}: your profile', profileNobody: 'Your profile' };
 
 const TOKEN_KEY = 'klaverjas.token';
 const REFRESH_CODES = new Set([
@@ -67,6 +76,7 @@ const app = {
   rooms: new Map(), // room_id -> room model (state.js)
   tournaments: new Map(), // tournament_id -> latest summary
   watchedTournaments: new Set(),
+  tournamentTables: new Set(), // tournament tables this page took the player to (once each)
   screen: 'boot', // hello | lobby | table | tournament | boards | profile | review
   current: null, // the room shown
   currentTournament: null,
@@ -79,6 +89,7 @@ const app = {
   pendingNickname: null,
   pendingInvite: null,
   join: null, // joining by invite code: {code}
+  invite: null, // asking an invited player where to sit: {roomId, seat} (invite.js)
   codes: new Map(), // room_id -> the invite code it was joined with (private rooms)
   retried: new Set(), // refs of messages sent again after room_unavailable
   errorRetry: null,
@@ -96,7 +107,7 @@ const app = {
   pendingSheet: null, // a sheet's code from the page's address, opened once welcomed
   online: false, // the connection is open
   pastRooms: new Map(), // room_id -> the summary of a finished table the page left (its names)
-  ui: { lastTrickOpen: false, trickHold: null, toast: null },
+  ui: { lastTrickOpen: false, trickHold: null, toast: null, tipsHidden: new Set() },
   now: () => Date.now() / 1000,
 };
 
@@ -157,6 +168,7 @@ function onWelcome(f) {
     roomId: m.roomId, version: m.version, done: isOver(m) || m.closed,
   }));
   for (const message of resumeMessages(followed, f.rooms)) resume(message.room_id, message.version);
+  for (const r of f.rooms ?? []) app.tournamentTables.add(r.room_id); // resumed: no need to take me there
   if (first && app.screen !== 'table' && (f.rooms ?? []).length) {
     const pick = f.rooms.find((r) => r.status === 'playing') ?? f.rooms[0];
     app.openRoomId = pick.room_id;
@@ -293,7 +305,9 @@ function onRoomFrame(f) {
 
   if (f.type === 'snapshot') {
     if (model.room?.mode === 'daily') app.dailyPlayed = false;
-    if (app.join && app.openNext) app.codes.set(id, app.join.code); // to sit down later
+    const invited = Boolean(app.join && app.openNext);
+    if (invited) app.codes.set(id, app.join.code); // to sit down later
+    if (invited && wantsSeat(model)) app.invite = newInvite(model); // asked where to sit
     if (model.inviteCode) app.codes.set(id, model.inviteCode);
     if (app.openRoomId === id || (app.openNext && app.current !== id) || (app.openNext && app.screen !== 'table')) {
       app.openRoomId = null;
@@ -338,8 +352,18 @@ function onTournament(t) {
       tournaments: { ...app.lobby.tournaments, [t.id]: newerTournament(app.lobby.tournaments[t.id], t) },
     };
   }
-  // A new table for me shows in the lobby's list and the tournament view (#my-table);
-  // the page does not switch screens by itself.
+  // A round starts with my table: the page takes me there at once (the clock runs), once
+  // per table, unless I am playing another match on screen.
+  const info = tournamentInfo(next, app.me);
+  const roomId = info.playing ? info.mine.table.room_id : null;
+  if (!roomId || app.tournamentTables.has(roomId)) return;
+  app.tournamentTables.add(roomId);
+  const shown = app.screen === 'table' ? app.rooms.get(app.current) : null;
+  const busy = shown && shown.roomId !== roomId && shown.seat !== null && shown.room?.status === 'playing'
+    && !isOver(shown);
+  if (busy) return; // the lobby's item and the tournament view say the table is waiting
+  app.openRoomId = roomId;
+  resume(roomId, 0);
 }
 
 // Every player of a finished match hears each acceptance of its rematch; once everyone
@@ -383,17 +407,10 @@ function onError(f, sent) {
       return;
     }
   }
-  if (sent?.type === 'take_seat' && sent.invite_code && app.join) {
-    if (code === 'seat_taken' && sent.seat < 3) {
-      send({ type: 'take_seat', invite_code: sent.invite_code, seat: sent.seat + 1 });
-      return;
-    }
-    if (code === 'seat_taken' || code === 'already_seated' || code === 'room_started') {
-      app.openNext = true;
-      send({ type: 'watch', invite_code: sent.invite_code });
-      return;
-    }
-    app.join = null;
+  if (sent?.type === 'watch' && app.join) app.join = null;
+  if (sent?.type === 'take_seat' && code === 'seat_taken') {
+    const m = app.rooms.get(app.current);
+    if (m && wantsSeat(m)) app.invite = newInvite(m); // taken meanwhile: choose again
   }
   if (sent?.type === 'resume') {
     const explicit = app.openRoomId === sent.room_id;
@@ -549,7 +566,7 @@ function render() {
 function draw() {
   const me = $('#me');
   if (me.textContent !== (app.nickname ?? '')) me.textContent = app.nickname ?? '';
-  me.setAttribute('aria-label', app.nickname ? `Your profile (${app.nickname})` : 'Your profile');
+  me.setAttribute('aria-label', app.nickname ? fill(A11Y_WORDS.profile, { name: app.nickname }) : A11Y_WORDS.profileNobody);
   if (app.screen === 'profile' && app.profile?.playerId === app.me) me.setAttribute('aria-current', 'page');
   else me.removeAttribute('aria-current');
   if (app.screen === 'lobby') renderLobby(app);
@@ -561,6 +578,8 @@ function draw() {
   } else if (app.screen === 'profile') renderProfile(app);
   else if (app.screen === 'review') renderReview(app);
   else if (app.screen === 'scoresheet') renderSheet(app);
+  renderInvite(app);
+  renderTip(app);
   const m = app.screen === 'table' ? app.rooms.get(app.current) : null;
   const myTurn = Boolean(m && m.legal.length && app.acted.get(m.roomId) !== m.version);
   // The tab's title says a decision of ours waits, at any table, whatever the screen.
@@ -583,12 +602,13 @@ function later(seconds) {
 
 // -- commands ----------------------------------------------------------------------------
 
+// Watch the room of an invite code first: the page then asks where to sit (invite.js).
 function joinByInvite(raw) {
   const code = raw.trim();
   if (!code) return;
   app.join = { code };
   app.openNext = true;
-  send({ type: 'take_seat', invite_code: code, seat: 0 });
+  send({ type: 'watch', invite_code: code });
 }
 
 // -- solo games and the daily game ---------------------------------------------------------
@@ -922,6 +942,14 @@ function onClick(event) {
     sayContinue(d.continue);
   } else if (el.id === 'sound') {
     setSound(!soundOn());
+  } else if (d.openRules !== undefined) {
+    openRules();
+  } else if (d.tipHide) {
+    app.ui.tipsHidden.add(`${app.current}:${d.tipHide}`); // this tip, at this table
+    render();
+  } else if (d.tipsOff !== undefined) {
+    setTipsOn(false);
+    render();
   } else if (el.id === 'new-game-button' || d.newGame !== undefined) {
     openNewGame();
   } else if (d.closeDialog !== undefined) {
@@ -1117,9 +1145,9 @@ function wireForms() {
     loadForm(create);
     createButton.disabled = false;
   });
-  create.elements.preset.addEventListener('change', () => applyPreset(create, create.elements.preset.value));
   wireRated(create);
   create.elements.end.addEventListener('change', () => setEndLimits(create));
+  wirePreset(create);
   create.addEventListener('change', () => saveForm(create));
   create.addEventListener('submit', (event) => {
     event.preventDefault();
@@ -1136,10 +1164,8 @@ function wireForms() {
     buildNewGameForm(newGame);
     playButton.disabled = false;
   });
-  newGame.elements.preset.addEventListener('change', () => {
-    applyPreset(newGame, newGame.elements.preset.value, { length: false });
-  });
   newGame.elements.end.addEventListener('change', () => setEndLimits(newGame));
+  wirePreset(newGame, { length: false });
   newGame.addEventListener('change', () => saveNewGame(newGame));
   newGame.addEventListener('submit', (event) => {
     event.preventDefault();
@@ -1196,6 +1222,27 @@ function wireForms() {
     if (event.target.id === 'review-deal-select') askReviewDeal(Number(event.target.value));
   });
 
+  const joinSeat = $('#join-seat-form');
+  joinSeat.addEventListener('change', (event) => {
+    if (event.target.name === 'seat' && app.invite) app.invite.seat = Number(event.target.value);
+  });
+  joinSeat.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const invite = app.invite;
+    const code = invite && app.codes.get(invite.roomId);
+    if (!invite || invite.seat === null) return;
+    app.invite = null;
+    $('#join-seat').close();
+    app.openRoomId = invite.roomId;
+    send(code ? { type: 'take_seat', invite_code: code, seat: invite.seat }
+      : { type: 'take_seat', room_id: invite.roomId, seat: invite.seat });
+  });
+  $('#join-seat').addEventListener('close', () => {
+    app.invite = null; // Escape or "Just watch": the table stays, with its "Sit here" buttons
+  });
+
+  $('#rules').addEventListener('change', render); // the tips switched on or off
+
   $('#join-form').addEventListener('submit', (event) => {
     event.preventDefault();
     const input = $('#invite-code');
@@ -1227,6 +1274,7 @@ function start() {
   // Sound may start only once the player touched the page.
   document.addEventListener('pointerdown', wakeAudio, { capture: true });
   document.addEventListener('keydown', wakeAudio, { capture: true });
+  document.addEventListener('keydown', trapFocus);
   document.addEventListener('visibilitychange', () => {
     if (!document.hidden) conn.nudge();
   });
@@ -1237,8 +1285,16 @@ function start() {
       renderPauseClock(app, app.rooms.get(app.current));
     }
   }, 250);
+  setInterval(() => {  // the tournaments' countdowns
+    if (app.screen === 'lobby' || app.screen === 'tournament') render();
+  }, 1000);
   setInterval(watchdog, 2000);
   if (!app.token) goScreen('hello');
+  const rulesLink = () => {
+    if (window.location.hash === '#rules') openRules();
+  };
+  window.addEventListener('hashchange', rulesLink);
+  rulesLink();
   conn.connect();
 }
 

@@ -8,8 +8,8 @@ const RANK_NAMES = {
 };
 const RANK_SHOWN = { T: '10' };
 // Strength, strongest first: trump and plain suits differ.
-const TRUMP_ORDER = 'J9ATKQ87';
-const PLAIN_ORDER = 'ATKQJ987';
+export const TRUMP_ORDER = 'J9ATKQ87';
+export const PLAIN_ORDER = 'ATKQJ987';
 // Hand order alternates colours: clubs, hearts, spades, diamonds.
 const HAND_SUITS = 'chsd';
 

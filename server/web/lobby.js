@@ -1,25 +1,61 @@
 // The lobby: public rooms, tournaments, your tables, and the create-room form.
 
 import { $, h, patch, show } from './dom.js';
-import { rematchState, rematchWords, tournamentInfo } from './state.js';
+import { entrantName, prizeName, rematchState, rematchWords, roundName, tournamentInfo } from './state.js';
 import { rematchPlayers } from './widgets.js';
 import { untilMidnight } from './daily.js';
+import { fill, fillParts } from './fill.js';
 
 // The rule options, presets and limits are the server's (GET /rules): the form offers
 // what the server accepts, and only the words for each value live here.
 const RULE_FIELDS = ['variant', 'trump_mode', 'roem', 'pit_bonus'];
 const OPTION_WORDS = {
-  preset: { amsterdam: 'Amsterdam', rotterdam: 'Rotterdam', tournament: 'Tournament' },
-  variant: { amsterdam: 'Amsterdam', rotterdam: 'Rotterdam' },
+  preset: { amsterdam: 'Amsterdam', rotterdam: 'Rotterdam', tournament: 'Tournament', custom: 'Custom' },
+  variant: { amsterdam: 'Unless your partner is winning', rotterdam: 'Always, even over your partner' },
   trump_mode: {
-    bidding: 'Bidding: pass or name a suit', dealer: 'Dealer names trump',
-    forced: 'Forced: first seat names trump', turned: 'Turned-up card',
+    bidding: 'Bidding: pass or name a suit', dealer: 'The dealer names it',
+    forced: 'The first player names it', turned: 'A turned-up card',
   },
   roem: { auto: 'Counted automatically', claim: 'Claimed by the winner' },
   pit_bonus: { any: 'For either team', playing: 'Only the playing team' },
 };
+// The preset select's own value when the rules are no preset's.
+const CUSTOM = 'custom';
 // The CPU levels' words; the levels themselves, and the default, are the catalog's.
 const LEVEL_WORDS = { random: 'Random', heuristic: 'Easy', strong: 'Strong' };
+// Tournaments, as the lobby and the tournament view say them.
+const TOURNAMENT_WORDS = {
+  format: { quick: 'Quick tournament', classic: 'Classic tournament' },
+  formatOther: '{format} tournament',
+  whenFull: 'starts when full',
+  unannounced: 'start time to be announced',
+  startsAt: 'starts {when}',
+  startsIn: 'in {left}',
+  startsWhen: '{start}, {left}',
+  starting: 'starting now…',
+  hours: '{h} h {m} min',
+  minutes: '{m} min {s} s',
+  seconds: '{s} s',
+  players: '{size} players',
+  registered: '{count} of {size} registered',
+  fill: 'CPUs fill empty places',
+  repeat: { hourly: 'every hour', daily: 'every day' },
+  status: {
+    scheduled: 'Open for registration', running: 'Running', finished: 'Finished', cancelled: 'Cancelled',
+  },
+  playing: '{round} being played',
+  pair: '{a} & {b}',
+  podium: '{place}: {names}',
+  places: 'Final places',
+  register: 'Register',
+  unregister: 'Unregister',
+  registeredChip: 'registered',
+  readyNow: 'your table is ready',
+  view: 'View',
+  open: 'Open (you are playing)',
+};
+const ORDINAL = ['', '1st', '2nd', '3rd', '4th', '5th'];
+export const placeName = (place) => ORDINAL[place] ?? `#${place}`;
 let catalog = null; // what GET /rules answered
 
 // The server's catalog of rules, presets, limits and tournament formats (retried until
@@ -39,6 +75,9 @@ export async function loadCatalog() {
   }
 }
 
+// The catalog as it came (null until GET /rules answers).
+export const rulesCatalog = () => catalog;
+
 function fillSelect(select, values, words = {}) {
   select.replaceChildren(...values.map((v) => h('option', { value: v }, words[v] ?? v)));
 }
@@ -46,7 +85,7 @@ function fillSelect(select, values, words = {}) {
 // The create-room form's choices and limits, from the catalog.
 export function buildForm(form) {
   const f = form.elements;
-  fillSelect(f.preset, Object.keys(catalog.presets), OPTION_WORDS.preset);
+  fillSelect(f.preset, [...Object.keys(catalog.presets), CUSTOM], OPTION_WORDS.preset);
   for (const field of RULE_FIELDS) {
     fillSelect(f[field], catalog.options[field].values, OPTION_WORDS[field]);
     f[field].value = catalog.options[field].default;
@@ -93,16 +132,62 @@ export function rulesText(rules, moveSeconds = null) {
 }
 
 export function startText(t) {
-  if (t.start_when_full) return 'starts when full';
-  if (!t.start_at) return 'start time to be announced';
+  const T = TOURNAMENT_WORDS;
+  if (t.start_when_full) return T.whenFull;
+  if (!t.start_at) return T.unannounced;
   const when = new Date(t.start_at * 1000);
-  return `starts ${when.toLocaleString([], {
-    weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit',
-  })}`;
+  return fill(T.startsAt, {
+    when: when.toLocaleString([], { weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' }),
+  });
 }
 
-const FORMAT_WORDS = { quick: 'Quick tournament', classic: 'Classic tournament' };
-export const formatName = (t) => FORMAT_WORDS[t.format] ?? `${t.format} tournament`;
+// The time left until `at` (epoch seconds) in words: "4 min 12 s", "2 h 5 min".
+export function timeLeft(at, now) {
+  const T = TOURNAMENT_WORDS;
+  const left = Math.max(0, Math.ceil(at - now));
+  const h = Math.floor(left / 3600);
+  const m = Math.floor((left % 3600) / 60);
+  if (h) return fill(T.hours, { h, m });
+  if (m) return fill(T.minutes, { m, s: left % 60 });
+  return fill(T.seconds, { s: left });
+}
+
+// The time left before a scheduled tournament starts, live: `.countdown` with the
+// seconds left in `data-left` (the page redraws it every second); null when it starts
+// when full or has no start time.
+export function countdown(t, now) {
+  if (t.status !== 'scheduled' || t.start_when_full || !t.start_at) return null;
+  const left = Math.max(0, Math.ceil(t.start_at - now));
+  return h('span', { class: 'countdown', dataset: { left } },
+    left > 0 ? fill(TOURNAMENT_WORDS.startsIn, { left: timeLeft(t.start_at, now) }) : TOURNAMENT_WORDS.starting);
+}
+
+// When a tournament starts: the time, and the countdown.
+export function startLine(t, now) {
+  const left = countdown(t, now);
+  if (!left) return h('span', { class: 'start-line' }, startText(t));
+  const start = h('time', { datetime: new Date(t.start_at * 1000).toISOString() }, startText(t));
+  return h('span', { class: 'start-line' }, fillParts(TOURNAMENT_WORDS.startsWhen, { start, left }));
+}
+
+export const formatName = (t) => TOURNAMENT_WORDS.format[t.format]
+  ?? fill(TOURNAMENT_WORDS.formatOther, { format: t.format });
+export const tournamentStatus = (status) => TOURNAMENT_WORDS.status[status] ?? status;
+
+// The entrants holding each place, a place a line: [{place, prize, names}] (best first).
+export function podium(t) {
+  const byPlace = new Map();
+  for (const p of t.places ?? []) {
+    const line = byPlace.get(p.place) ?? { place: p.place, prize: p.prize ?? null, names: [] };
+    line.names.push(entrantName(t, p.entrant));
+    byPlace.set(p.place, line);
+  }
+  return [...byPlace.values()].sort((a, b) => a.place - b.place).map((line) => ({
+    ...line,
+    names: line.names.length === 2
+      ? fill(TOURNAMENT_WORDS.pair, { a: line.names[0], b: line.names[1] }) : line.names.join(', '),
+  }));
+}
 
 const STATUS_WORDS = { open: 'Waiting for players', playing: 'Playing', finished: 'Finished', closed: 'Closed' };
 
@@ -119,10 +204,12 @@ export function renderLobby(app) {
   patch($('#rooms'), rooms.map((room) => roomItem(room, me, app)));
   show($('#rooms-empty'), lobby.loaded && rooms.length === 0);
 
+  const finished = (t) => (t.status === 'finished' || t.status === 'cancelled' ? 1 : 0);
   const tournaments = Object.values(lobby.tournaments).sort(
-    (a, b) => (a.start_at ?? 0) - (b.start_at ?? 0) || a.id.localeCompare(b.id),
+    (a, b) => finished(a) - finished(b) || (a.start_at ?? 0) - (b.start_at ?? 0) || a.id.localeCompare(b.id),
   );
-  patch($('#tournaments'), tournaments.map((t) => tournamentItem(t, me)));
+  const now = app.now();
+  patch($('#tournaments'), tournaments.map((t) => tournamentItem(app.tournaments.get(t.id) ?? t, me, now)));
   show($('#tournaments-empty'), lobby.loaded && tournaments.length === 0);
 
   // Rematches of tables the page has left: offered to you, or waiting for the others.
@@ -151,7 +238,7 @@ export function renderLobby(app) {
 
 function seatChip(room, seat, index, me, seated) {
   if (seat.cpu) {
-    return h('span', { class: 'chip cpu', title: 'A CPU player' }, 'CPU');
+    return h('span', { class: 'chip cpu', title: 'A CPU player' }, seat.nickname ?? 'CPU');
   }
   if (seat.player_id) {
     return h('span', { class: ['chip', seat.player_id === me && 'you', seat.ready && 'ready'] },
@@ -187,36 +274,42 @@ function roomItem(room, me, app) {
       }, 'Watch')));
 }
 
-function tournamentItem(t, me) {
+function tournamentItem(t, me, now) {
+  const T = TOURNAMENT_WORDS;
   const info = tournamentInfo(t, me);
   const count = (t.registered ?? []).length;
-  let state;
-  if (t.status === 'running') state = `Round ${t.rounds.length} being played`;
-  else if (t.status === 'scheduled') state = startText(t);
-  else state = t.status;
+  const meta = [fill(T.players, { size: t.size })];
+  if (t.status === 'scheduled') {
+    meta.push(startLine(t, now), fill(T.registered, { count, size: t.size }));
+    if (t.fill_with_cpu) meta.push(T.fill);
+  } else if (t.status === 'running') {
+    meta.push(fill(T.playing, { round: roundName(t, t.rounds.length - 1) }));
+  }
+  if (t.repeat) meta.push(T.repeat[t.repeat] ?? t.repeat);
+  const places = t.status === 'finished' ? podium(t).filter((line) => line.prize) : [];
   return h('li', { class: 'tournament-item', dataset: { tournamentId: t.id, key: t.id, status: t.status } },
     h('div', { class: 'item-head' },
       h('strong', { class: 'item-title' }, formatName(t)),
-      h('span', { class: ['status-chip', t.status] }, t.status === 'scheduled' ? 'Open for registration' : t.status)),
-    h('p', { class: 'muted small' },
-      `${t.size} players · `,
-      t.start_at && !t.start_when_full
-        ? h('time', { datetime: new Date(t.start_at * 1000).toISOString() }, state)
-        : state,
-      ` · ${count} of ${t.size} registered`,
-      t.fill_with_cpu ? ' · CPUs fill empty places' : '',
-      t.repeat ? ` · ${t.repeat}` : ''),
+      h('span', { class: ['status-chip', t.status] }, tournamentStatus(t.status))),
+    h('p', { class: 'muted small item-meta' },
+      meta.map((part, i) => [i ? h('span', { 'aria-hidden': 'true' }, ' · ') : null, part])),
+    places.length
+      ? h('ol', { class: 'podium small', 'aria-label': T.places }, places.map((line) => h('li', {
+        dataset: { place: line.place },
+      }, fill(T.podium, { place: placeName(line.place), names: line.names }), ' ',
+      h('span', { class: ['prize', line.prize] }, prizeName(line.prize)))))
+      : null,
     h('div', { class: 'item-actions' },
       t.status === 'scheduled' && !info.registered
-        ? h('button', { type: 'button', class: 'primary small', dataset: { register: t.id } }, 'Register')
+        ? h('button', { type: 'button', class: 'primary small', dataset: { register: t.id } }, T.register)
         : null,
       t.status === 'scheduled' && info.registered
-        ? h('button', { type: 'button', class: 'small', dataset: { unregister: t.id } }, 'Unregister')
+        ? h('button', { type: 'button', class: 'small', dataset: { unregister: t.id } }, T.unregister)
         : null,
-      info.registered && !info.playing ? h('span', { class: 'chip you' }, 'registered') : null,
-      info.playing ? h('span', { class: 'chip ready-now' }, 'your table is ready') : null,
+      info.registered && !info.playing && t.status === 'scheduled' ? h('span', { class: 'chip you' }, T.registeredChip) : null,
+      info.playing ? h('span', { class: 'chip ready-now' }, T.readyNow) : null,
       h('button', { type: 'button', class: 'small', dataset: { openTournament: t.id } },
-        info.playing ? 'Open (you are playing)' : 'View')));
+        info.playing ? T.open : T.view)));
 }
 
 function rematchItem(app, r) {
@@ -249,13 +342,37 @@ function myRoomItem(m) {
 
 // -- the create-room form ------------------------------------------------------------------
 
-// A preset's rules into the form; `length: false` keeps the form's match length.
+// A preset's rules into the form; `length: false` keeps the form's match length. Custom
+// keeps the rules as they are.
 export function applyPreset(form, name, { length = true } = {}) {
+  if (name === CUSTOM) return;
   const preset = catalog.presets[name] ?? Object.values(catalog.presets)[0];
   for (const field of RULE_FIELDS) form.elements[field].value = preset[field];
   if (!length) return;
   form.elements.end.value = preset.end;
   setEndLimits(form, preset.end_value);
+}
+
+// The preset the form's rules are (`length`: the match length counts too), else Custom.
+export function presetOf(form, { length = true } = {}) {
+  const f = form.elements;
+  const fields = length ? [...RULE_FIELDS, 'end'] : RULE_FIELDS;
+  const same = (preset) => fields.every((field) => f[field].value === String(preset[field]))
+    && (!length || Number(f.end_value.value) === preset.end_value);
+  return Object.keys(catalog.presets).find((name) => same(catalog.presets[name])) ?? CUSTOM;
+}
+
+// A rule changed by hand: the preset follows (Custom, or the preset the rules now are).
+export function wirePreset(form, { length = true } = {}) {
+  const f = form.elements;
+  const follow = () => {
+    if (catalog) f.preset.value = presetOf(form, { length });
+  };
+  const watched = length ? [...RULE_FIELDS, 'end', 'end_value'] : RULE_FIELDS;
+  for (const name of watched) {
+    f[name].addEventListener(name === 'end_value' ? 'input' : 'change', follow);
+  }
+  f.preset.addEventListener('change', () => applyPreset(form, f.preset.value, { length }));
 }
 
 export function setEndLimits(form, value = null) {
@@ -273,7 +390,7 @@ export function setEndLimits(form, value = null) {
 // The create_room message from the form's values.
 export function createMessage(form) {
   const f = form.elements;
-  const rules = { preset: f.preset.value };
+  const rules = f.preset.value === CUSTOM ? {} : { preset: f.preset.value };
   for (const field of RULE_FIELDS) rules[field] = f[field].value;
   const value = Math.round(Number(f.end_value.value));
   if (f.end.value === 'deals') rules.deals = value;
@@ -321,6 +438,7 @@ export function loadForm(form) {
   for (const field of RULE_FIELDS) set(field, values[field]);
   set('end', values.end);
   setEndLimits(form, values.end_value ?? null);
+  f.preset.value = presetOf(form);
   set('move_seconds', values.move_seconds);
   set('seat', values.seat);
   set('name', values.name);
@@ -369,7 +487,7 @@ export const levelName = (level) => LEVEL_WORDS[level] ?? level;
 export function buildNewGameForm(form) {
   const f = form.elements;
   buildCpuLevels(f.level);
-  fillSelect(f.preset, Object.keys(catalog.presets), OPTION_WORDS.preset);
+  fillSelect(f.preset, [...Object.keys(catalog.presets), CUSTOM], OPTION_WORDS.preset);
   for (const field of RULE_FIELDS) fillSelect(f[field], catalog.options[field].values, OPTION_WORDS[field]);
   applyPreset(form, f.preset.value, { length: false });
   f.end.value = 'deals';
@@ -381,6 +499,7 @@ export function buildNewGameForm(form) {
   const values = stored(NEW_GAME_KEY);
   if (!values) return;
   for (const name of ['level', 'preset', ...RULE_FIELDS, 'end']) setValue(f[name], values[name]);
+  f.preset.value = presetOf(form, { length: false });
   setEndLimits(form, values.end_value ?? null);
   setValue(f.move_seconds, values.move_seconds);
 }
@@ -397,7 +516,7 @@ export function saveNewGame(form) {
 // The new_game message from the form's values.
 export function newGameMessage(form) {
   const f = form.elements;
-  const rules = { preset: f.preset.value };
+  const rules = f.preset.value === CUSTOM ? {} : { preset: f.preset.value };
   for (const field of RULE_FIELDS) rules[field] = f[field].value;
   const value = Math.round(Number(f.end_value.value));
   if (f.end.value === 'deals') rules.deals = value;

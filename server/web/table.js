@@ -38,6 +38,8 @@ const TEXT = {
   addCpuLabel: 'Add a CPU player in seat {n}',
   sitHere: 'Sit here',
   sitHereLabel: 'Take seat {n}',
+  moveHere: 'Move here',
+  moveHereLabel: 'Move to seat {n}',
   remove: 'Remove',
   removeLabel: 'Remove {name} from seat {n}',
   cardsInHand: { one: '{n} card in hand', other: '{n} cards in hand' },
@@ -202,6 +204,10 @@ function seatElement(app, m, seat) {
     controls.push(h('button', {
       type: 'button', class: 'small primary', dataset: { sit: seat }, 'aria-label': fill(TEXT.sitHereLabel, { n: seat + 1 }),
     }, TEXT.sitHere));
+  } else if (open && empty) {
+    controls.push(h('button', {
+      type: 'button', class: 'small', dataset: { sit: seat }, 'aria-label': fill(TEXT.moveHereLabel, { n: seat + 1 }),
+    }, TEXT.moveHere));
   }
   if (open && !empty && owner && s.player_id !== app.me) {
     controls.push(h('button', {
@@ -210,7 +216,7 @@ function seatElement(app, m, seat) {
   }
 
   const backs = v && (pos !== 'bottom' || m.seat === null) && !m.result
-    ? h('div', { class: 'backs', 'aria-label': plural(TEXT.cardsInHand, size) },
+    ? h('div', { class: 'backs', role: 'img', 'aria-label': plural(TEXT.cardsInHand, size) },
       Array.from({ length: size }, () => h('span', { class: 'back' })))
     : null;
 
@@ -482,11 +488,10 @@ function renderHand(app, m) {
       type: 'button',
       class: ['card', isRed(suitOf(card)) ? 'red' : 'black', ok && 'legal', why && 'illegal', v.trump === suitOf(card) && 'is-trump', hinted === card && 'hinted'],
       dataset: { card, key: card, index: i + 1 },
-      'aria-label': cardWords(card),
       'aria-disabled': why ? 'true' : null,
       disabled: !ok && !why,
       title: ok ? fill(TEXT.yourCard, { card: cardWords(card), n: i + 1 }) : why ? fill(TEXT.notLegal, { reason: why }) : null,
-    }, cardFace(card, { trump: v.trump }));
+    }, h('span', { class: 'sr-only' }, cardWords(card)), cardFace(card, { trump: v.trump }));
   }));
 }
 

@@ -1,13 +1,61 @@
-// The tournament view: rounds and tables with live scores, your table, places and prizes.
+// The tournament view: what it is (its format from GET /rules), when it starts (a live
+// countdown), rounds and tables with live scores, your table, places and prizes.
 
 import { $, h, patch } from './dom.js';
 import { entrantLabel, entrantName, prizeName, roundName, tournamentInfo } from './state.js';
-import { formatName, startText } from './lobby.js';
+import {
+  countdown, formatName, placeName, rulesCatalog, rulesText, startText, tournamentStatus,
+} from './lobby.js';
+import { fill, fillParts } from './fill.js';
 
-const STATUS_WORDS = {
-  scheduled: 'Open for registration', running: 'Running', finished: 'Finished', cancelled: 'Cancelled',
+const WORDS = {
+  loading: 'Loading the tournament…',
+  heading: 'Tournament',
+  lobby: '‹ Lobby',
+  about: 'How it works',
+  players: '{size} players, in teams of two drawn at random.',
+  fill: 'CPUs fill the places nobody takes.',
+  noFill: 'Cancelled if not full at the start.',
+  roundTables: '{round}: {tables} tables',
+  roundTable: '{round}: one table',
+  eachTable: 'Every table: {rules}.',
+  through: 'The winning team of each table goes through; partners change between rounds when they can.',
+  prizeFor: { grand: 'the final’s winners', second: 'the final’s losers' },
+  prizeLine: '{prize}: {who}',
+  registeredHere: 'You are registered.',
+  startsSentence: 'The tournament {start}.',
+  startsCountdown: 'The tournament {start}, {left}.',
+  registerHere: 'Register to play.',
+  register: 'Register',
+  unregister: 'Unregister',
+  myRound: '{round}: your table is being played.',
+  openMine: 'Open your table',
+  doneWaiting: 'Your table has finished.',
+  wellPlayed: 'Well played: you are through to the next round.',
+  knockedOut: 'You are out of the tournament.',
+  othersPlaying: 'The other tables are still playing: watch them below.',
+  seating: 'You are through: the next round is being seated.',
+  outWatch: 'You are out of the tournament. You can still watch the other tables.',
+  watchAny: '{round} is being played. Watch any table below.',
+  leave: 'Leave the tournament',
+  cancelled: 'The tournament was cancelled.',
+  cancelledWhy: 'The tournament was cancelled: {reason}.',
+  over: 'The tournament is over.',
+  youFinished: 'You finished {place}.',
+  youWon: 'You finished {place}, winning the {prize}.',
+  places: 'Final places',
+  forPlayer: '(for {name})',
+  outIn: 'out in {round}',
+  yourTable: 'your table',
+  finishedTable: 'finished',
+  playingTable: 'playing',
+  seatingTable: 'seating…',
+  watch: 'Watch',
+  open: 'Open',
+  pair: '{a} & {b}',
+  registeredList: 'Registered ({count} of {size})',
+  nobody: 'Nobody yet: be the first.',
 };
-const ORDINAL = ['', '1st', '2nd', '3rd', '4th', '5th'];
 
 export function renderTournament(app) {
   const el = $('#tournament');
@@ -16,73 +64,94 @@ export function renderTournament(app) {
   el.dataset.tournamentId = id ?? '';
   if (!t) {
     el.dataset.status = 'loading';
-    patch(el, header(null), h('p', { class: 'muted' }, 'Loading the tournament…'));
+    patch(el, header(null), h('p', { class: 'muted' }, WORDS.loading));
     return;
   }
   el.dataset.status = t.status;
   const info = tournamentInfo(t, app.me);
+  const now = app.now();
   patch(el,
     header(t),
-    h('p', { class: 'muted tournament-meta' },
-      `${t.size} players · `,
-      t.start_at && !t.start_when_full
-        ? h('time', { datetime: new Date(t.start_at * 1000).toISOString() }, startText(t))
-        : startText(t),
-      ` · ${(t.registered ?? []).length} of ${t.size} registered`,
-      t.fill_with_cpu ? ' · CPUs fill empty places' : '',
-      ' · each table plays to 1001, the dealer names trump'),
-    banner(app, t, info),
+    banner(app, t, info, now),
     places(t, app.me),
     rounds(app, t, info),
-    registered(t, app.me));
+    registered(t, app.me),
+    about(t));
 }
 
 function header(t) {
   return h('div', { class: 'tournament-head', dataset: { key: 'head' } },
-    h('button', { type: 'button', class: 'ghost small', dataset: { go: 'lobby' } }, '‹ Lobby'),
-    h('h1', {}, t ? formatName(t) : 'Tournament'),
-    t ? h('span', { class: ['status-chip', t.status] }, STATUS_WORDS[t.status] ?? t.status) : null);
+    h('button', { type: 'button', class: 'ghost small', dataset: { go: 'lobby' } }, WORDS.lobby),
+    h('h1', {}, t ? formatName(t) : WORDS.heading),
+    t ? h('span', { class: ['status-chip', t.status] }, tournamentStatus(t.status)) : null);
 }
 
-function banner(app, t, info) {
+// What the tournament is, from the server's description of its format (GET /rules).
+function about(t) {
+  const format = rulesCatalog()?.tournaments?.[t.format] ?? null;
+  const preset = format ? rulesCatalog().presets[format.preset] : null;
+  const lines = [h('li', {}, fill(WORDS.players, { size: t.size }))];
+  if (t.status === 'scheduled') lines.push(h('li', {}, t.fill_with_cpu ? WORDS.fill : WORDS.noFill));
+  const tables = format?.tables ?? [];
+  const shape = { round_count: tables.length || t.round_count, rounds: t.rounds ?? [] };
+  return h('section', { class: 'panel tournament-about', id: 'tournament-about', dataset: { key: 'about' } },
+    h('h2', {}, WORDS.about),
+    h('ul', { class: 'about-list' }, lines),
+    tables.length
+      ? h('ol', { class: 'about-rounds', dataset: { rounds: tables.length } }, tables.map((count, r) => h('li', {
+        dataset: { round: r + 1, tables: count },
+      }, fill(count === 1 ? WORDS.roundTable : WORDS.roundTables, { round: roundName(shape, r), tables: count }))))
+      : null,
+    preset ? h('p', { class: 'small' }, fill(WORDS.eachTable, { rules: rulesText(preset, format.move_seconds) })) : null,
+    h('p', { class: 'small' }, WORDS.through),
+    h('ul', { class: 'about-prizes small' }, ['grand', 'second'].map((prize) => h('li', { dataset: { prize } },
+      fill(WORDS.prizeLine, { prize: prizeName(prize), who: WORDS.prizeFor[prize] })))));
+}
+
+function banner(app, t, info, now) {
   const parts = [];
   const buttons = [];
   if (t.status === 'scheduled') {
+    const start = startText(t);
+    const left = countdown(t, now);
     if (info.registered) {
-      parts.push(h('strong', {}, 'You are registered.'), ` The tournament ${startText(t)}.`);
-      buttons.push(h('button', { type: 'button', dataset: { tUnregister: t.id } }, 'Unregister'));
+      parts.push(h('strong', {}, WORDS.registeredHere));
+      buttons.push(h('button', { type: 'button', dataset: { tUnregister: t.id } }, WORDS.unregister));
     } else {
-      parts.push(`Register to play. The tournament ${startText(t)}.`);
-      buttons.push(h('button', { type: 'button', class: 'primary', dataset: { tRegister: t.id } }, 'Register'));
+      parts.push(WORDS.registerHere);
+      buttons.push(h('button', { type: 'button', class: 'primary', dataset: { tRegister: t.id } }, WORDS.register));
     }
+    parts.push(' ', left
+      ? fillParts(WORDS.startsCountdown, { start, left: h('strong', {}, left) })
+      : fill(WORDS.startsSentence, { start }));
   } else if (t.status === 'running') {
     if (info.playing) {
-      parts.push(h('strong', {}, `${roundName(t, info.mine.round)}: your table is being played.`));
+      parts.push(h('strong', {}, fill(WORDS.myRound, { round: roundName(t, info.mine.round) })));
       buttons.push(h('button', {
         type: 'button', id: 'my-table', class: 'primary', dataset: { myRoom: info.mine.table.room_id ?? '' },
         disabled: !info.mine.table.room_id,
-      }, 'Open your table'));
+      }, WORDS.openMine));
     } else if (info.waiting) {
-      parts.push(h('strong', {}, 'Your table has finished. '),
-        info.through ? 'Well played: you are through to the next round. ' : 'You are out of the tournament. ',
-        'The other tables are still playing: watch them below.');
+      parts.push(h('strong', {}, WORDS.doneWaiting), ' ',
+        info.through ? WORDS.wellPlayed : WORDS.knockedOut, ' ', WORDS.othersPlaying);
     } else if (info.through) {
-      parts.push(h('strong', {}, 'You are through: the next round is being seated.'));
+      parts.push(h('strong', {}, WORDS.seating));
     } else if (info.out) {
-      parts.push('You are out of the tournament. You can still watch the other tables.');
+      parts.push(WORDS.outWatch);
     } else {
-      parts.push(`${roundName(t, t.rounds.length - 1)} is being played. Watch any table below.`);
+      parts.push(fill(WORDS.watchAny, { round: roundName(t, t.rounds.length - 1) }));
     }
     if (info.mine && (info.playing || info.through)) {
-      buttons.push(h('button', { type: 'button', class: 'ghost small', dataset: { leaveTournament: t.id } }, 'Leave the tournament'));
+      buttons.push(h('button', { type: 'button', class: 'ghost small', dataset: { leaveTournament: t.id } }, WORDS.leave));
     }
   } else if (t.status === 'cancelled') {
-    parts.push(h('strong', {}, 'The tournament was cancelled'), t.reason ? `: ${t.reason}.` : '.');
+    parts.push(h('strong', {}, t.reason ? fill(WORDS.cancelledWhy, { reason: t.reason }) : WORDS.cancelled));
   } else if (t.status === 'finished') {
     const me = (t.places ?? []).find((p) => p.entrant === app.me);
-    parts.push(h('strong', {}, 'The tournament is over.'));
+    parts.push(h('strong', {}, WORDS.over));
     if (me) {
-      parts.push(` You finished ${ORDINAL[me.place] ?? `#${me.place}`}${me.prize ? `, winning the ${prizeName(me.prize)}` : ''}.`);
+      const place = placeName(me.place);
+      parts.push(' ', me.prize ? fill(WORDS.youWon, { place, prize: prizeName(me.prize) }) : fill(WORDS.youFinished, { place }));
     }
   }
   return h('div', { class: ['banner', `banner-${t.status}`], dataset: { key: 'banner' } },
@@ -93,16 +162,18 @@ function places(t, me) {
   if (t.status !== 'finished' || !(t.places ?? []).length) return null;
   const sorted = [...t.places].sort((a, b) => a.place - b.place);
   return h('section', { class: 'panel', dataset: { key: 'places' } },
-    h('h2', {}, 'Final places'),
+    h('h2', {}, WORDS.places),
     h('ol', { id: 'places', class: 'places' }, sorted.map((p) => h('li', {
       class: ['place', `place-${p.place}`, p.entrant === me && 'you'],
       dataset: { place: p.place, entrant: p.entrant },
     },
-    h('span', { class: 'place-rank' }, ORDINAL[p.place] ?? `#${p.place}`),
+    h('span', { class: 'place-rank' }, placeName(p.place)),
     h('span', { class: 'place-name' }, entrantName(t, p.entrant),
-      p.left ? h('span', { class: 'small muted' }, ` (for ${entrantName(t, p.left)})`) : null),
+      p.left ? h('span', { class: 'small muted' }, ' ', fill(WORDS.forPlayer, { name: entrantName(t, p.left) })) : null),
     p.prize ? h('span', { class: ['prize', p.prize] }, prizeName(p.prize)) : null,
-    p.eliminated_in ? h('span', { class: 'small muted' }, ` out in ${roundName(t, p.eliminated_in - 1).toLowerCase()}`) : null))));
+    p.eliminated_in
+      ? h('span', { class: 'small muted' }, fill(WORDS.outIn, { round: roundName(t, p.eliminated_in - 1) }))
+      : null))));
 }
 
 function rounds(app, t, info) {
@@ -116,7 +187,9 @@ function rounds(app, t, info) {
 function tableCard(app, t, table, round, index, info) {
   const done = table.winner !== null && table.winner !== undefined;
   const mine = info.mine && info.mine.round === round && info.mine.index === index;
-  const team = (n) => [table.seats[n], table.seats[n + 2]].map((s) => entrantLabel(s)).join(' & ');
+  const team = (n) => fill(WORDS.pair, {
+    a: entrantLabel(table.seats[n]), b: entrantLabel(table.seats[n + 2]),
+  });
   const line = (n) => h('div', {
     class: ['tt-team', done && table.winner === n && 'won', done && table.winner !== n && 'lost'],
     dataset: { team: n },
@@ -126,18 +199,21 @@ function tableCard(app, t, table, round, index, info) {
   const current = round === t.rounds.length - 1 && t.status === 'running';
   let action = null;
   if (table.room_id && !done && current && !mine) {
-    action = h('button', { type: 'button', class: 'small', dataset: { watchRoom: table.room_id } }, 'Watch');
+    action = h('button', { type: 'button', class: 'small', dataset: { watchRoom: table.room_id } }, WORDS.watch);
   } else if (table.room_id && mine && !done) {
-    action = h('button', { type: 'button', class: 'small primary', dataset: { openMyTable: table.room_id } }, 'Open');
+    action = h('button', { type: 'button', class: 'small primary', dataset: { openMyTable: table.room_id } }, WORDS.open);
   }
+  let state = WORDS.seatingTable;
+  if (done) state = WORDS.finishedTable;
+  else if (table.room_id) state = WORDS.playingTable;
   return h('div', {
     class: ['tt', mine && 'mine', done ? 'done' : 'live'],
     dataset: { roomId: table.room_id ?? '', table: index + 1, key: `t${round}-${index}` },
   },
   h('div', { class: 'tt-head' },
-    h('span', { class: 'small muted' }, `Table ${index + 1}`),
-    mine ? h('span', { class: 'chip you' }, 'your table') : null,
-    h('span', { class: ['small', done ? 'muted' : 'live-dot'] }, done ? 'finished' : table.room_id ? 'playing' : 'seating…')),
+    h('h3', { class: 'tt-name' }, table.name ?? String(index + 1)),
+    mine ? h('span', { class: 'chip you' }, WORDS.yourTable) : null,
+    h('span', { class: ['small', done ? 'muted' : 'live-dot'] }, state)),
   line(0), line(1),
   action ? h('div', { class: 'tt-actions' }, action) : null);
 }
@@ -146,8 +222,8 @@ function registered(t, me) {
   if (t.status !== 'scheduled') return null;
   const list = t.registered ?? [];
   return h('section', { class: 'panel', dataset: { key: 'registered' } },
-    h('h2', {}, `Registered (${list.length} of ${t.size})`),
+    h('h2', {}, fill(WORDS.registeredList, { count: list.length, size: t.size })),
     list.length
       ? h('ul', { class: 'chips' }, list.map((r) => h('li', { class: ['chip', r.id === me && 'you'] }, entrantLabel(r))))
-      : h('p', { class: 'muted small' }, 'Nobody yet: be the first.'));
+      : h('p', { class: 'muted small' }, WORDS.nobody));
 }

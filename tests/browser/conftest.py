@@ -145,11 +145,18 @@ async def browser(chromium: str, site: Site) -> AsyncIterator[Browser]:
 @pytest.fixture
 async def open_tab(browser: Browser, site: Site) -> AsyncIterator[Callable[..., Awaitable[Tab]]]:
     """``await open_tab(path="/")``: a fresh browser context (its own localStorage) with
-    one page on the site, watched for console errors and page errors."""
+    one page on the site, watched for console errors and page errors.  ``size``: the
+    viewport, ``(width, height)``; ``bypass_csp``: let the test inject scripts (the
+    accessibility audit only: the page's own Content-Security-Policy refuses them)."""
     tabs: list[Tab] = []
 
-    async def open_one(path: str = "/") -> Tab:
-        context = await browser.new_context(viewport={"width": 1280, "height": 860})
+    async def open_one(
+        path: str = "/", *, size: tuple[int, int] = (1280, 860), bypass_csp: bool = False
+    ) -> Tab:
+        width, height = size
+        context = await browser.new_context(
+            viewport={"width": width, "height": height}, bypass_csp=bypass_csp
+        )
         page = await context.new_page()
         tab = Tab(page, site.url)
         tabs.append(tab)

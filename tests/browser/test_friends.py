@@ -1,4 +1,7 @@
-"""Two friends in a private room, the second one joining by the invite link."""
+"""Two friends in a private room, the second one joining by the invite link: asked where
+to sit (the inviter's partner seat unless chosen otherwise), told who invited them to
+which table, and free to move to another empty seat until the match starts (issue 14,
+item 5)."""
 
 from __future__ import annotations
 
@@ -9,7 +12,7 @@ import pytest
 from playwright.async_api import expect
 
 from tests.browser.conftest import Site
-from tests.browser.ui import Tab, card_words
+from tests.browser.ui import SIZES, Tab, card_words, shot
 
 pytestmark = pytest.mark.browser
 
@@ -32,8 +35,11 @@ async def _seats(tab: Tab, seat: int) -> None:
     await expect(page.locator('.seat[data-pos="bottom"] .name')).to_contain_text(tab.name)
 
 
-async def test_friends_meet_in_a_private_room_by_the_invite_link(site: Site, open_tab) -> None:
-    ann: Tab = await open_tab()
+@pytest.mark.parametrize("size", SIZES)
+async def test_friends_meet_in_a_private_room_by_the_invite_link(
+    site: Site, open_tab, size: str
+) -> None:
+    ann: Tab = await open_tab(size=SIZES[size])
     await ann.hello("ann")
     room_id = await ann.create_room(private=True)
     invite = ann.page.locator("#invite")
@@ -56,12 +62,43 @@ async def test_friends_meet_in_a_private_room_by_the_invite_link(site: Site, ope
     lobby = await watcher.request({"type": "lobby_subscribe"}, "lobby")
     assert room_id not in [r["id"] for r in lobby["rooms"]]
 
-    bob: Tab = await open_tab(url.removeprefix(site.url))  # a context of its own
+    # the friend is told who invited them to which table, and offered ann's partner seat
+    bob: Tab = await open_tab(url.removeprefix(site.url), size=SIZES[size])  # its own context
     await bob.hello("bob")
-    await expect(bob.table).to_be_visible()
     await expect(bob.table).to_have_attribute("data-room-id", room_id)
+    asked = bob.page.locator("#join-seat")
+    await expect(asked).to_be_visible()
+    await expect(asked.locator("#join-seat-title")).to_have_text("ann invited you")
+    await expect(asked).to_contain_text("ann's table")
+    await expect(asked.locator('input[name=seat][value="2"]')).to_be_checked()
+    await expect(asked.locator('input[name=seat][value="0"]')).to_be_disabled()
+    await expect(asked.locator('input[name=seat][value="2"]')).to_be_focused()
+    await shot(bob.page, f"invite-{size}.png")
+    await asked.get_by_role("button", name="Sit down").click()
+    await expect(asked).to_be_hidden()
     await _seats(ann, 0)
+    await _seats(bob, 2)
+    await expect(ann.page.locator('.seat[data-pos="top"] .name')).to_have_text("bob")
+
+    # bob moves to another empty seat, across from ann now
+    await bob.page.locator('.seat[data-seat="1"] button[data-sit]').click()
     await _seats(bob, 1)
+    await expect(ann.page.locator('.seat[data-seat="1"] .name')).to_have_text("bob")
+    await expect(ann.page.locator('.seat[data-seat="2"]')).to_have_class(re.compile(r"\bempty\b"))
+
+    # a code typed in the lobby asks the same; Escape just watches
+    cas: Tab = await open_tab(size=SIZES[size])
+    await cas.hello("cas")
+    await cas.page.locator("#invite-code").fill(code)
+    await cas.page.locator("#join-form").get_by_role("button", name="Join").click()
+    asked = cas.page.locator("#join-seat")
+    await expect(asked).to_be_visible()
+    await expect(asked.locator('input[name=seat][value="2"]')).to_be_checked()
+    await cas.page.keyboard.press("Escape")
+    await expect(asked).to_be_hidden()
+    await expect(cas.table).to_have_attribute("data-spectator", "true")
+    await expect(cas.page.locator(".seat button[data-sit]")).to_have_count(2)
+
     await expect(ann.page.locator(".seat .name", has_text="bob")).to_have_count(1)
     await expect(bob.page.locator(".seat .name", has_text="ann")).to_have_count(1)
     await expect(bob.page.locator("button[data-add-cpu]:visible")).to_have_count(0)
@@ -81,14 +118,13 @@ async def test_friends_meet_in_a_private_room_by_the_invite_link(site: Site, ope
 
     hands = [await ann.expect_dealt(), await bob.expect_dealt()]
     assert not set(hands[0]) & set(hands[1]), hands
-    for tab, hand in zip((ann, bob), hands, strict=True):
-        labels = await tab.page.locator("#hand button.card").evaluate_all(
-            "buttons => buttons.map(b => b.getAttribute('aria-label'))"
-        )
-        for card, label in zip(hand, labels, strict=True):
-            assert card_words(card) in (label or "").lower(), (card, label)
+    for tab, hand in zip((ann, bob), hands, strict=True):  # each card named in words
+        for card in hand:
+            named = tab.page.locator("#hand").get_by_role("button", name=card_words(card))
+            await expect(named).to_have_attribute("data-card", card)
     # bob, after the dealer, speaks first: he alone has trump choices
     await expect(bob.page.locator("#bids button[data-action]:visible").first).to_be_visible()
     await expect(ann.page.locator("#bids button[data-action]:visible")).to_have_count(0)
     ann.assert_clean()
     bob.assert_clean()
+    cas.assert_clean()

@@ -9,7 +9,7 @@ from playwright.async_api import expect
 
 from engine import Match
 from tests.browser.conftest import Site
-from tests.browser.ui import SCREENSHOTS, Tab, whole_numbers
+from tests.browser.ui import SCREENSHOTS, Tab, card_words, whole_numbers
 
 pytestmark = pytest.mark.browser
 
@@ -66,10 +66,10 @@ async def test_a_whole_match_against_cpus(site: Site, open_tab) -> None:
     await expect(page.locator("button[data-add-cpu]:visible")).to_have_count(0)
     await tab.ready()
     hand = await tab.expect_dealt()
-    labels = await page.locator("#hand button.card").evaluate_all(
-        "buttons => buttons.map(b => b.getAttribute('aria-label'))"
-    )
-    assert len(set(hand)) == 8 and all(labels), (hand, labels)
+    assert len(set(hand)) == 8, hand
+    for card in hand:  # each card named in words
+        named = page.locator("#hand").get_by_role("button", name=card_words(card))
+        await expect(named).to_have_attribute("data-card", card)
 
     shot = SCREENSHOTS / "table-mid-trick.png"
     shot.unlink(missing_ok=True)

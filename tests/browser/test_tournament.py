@@ -64,28 +64,27 @@ async def test_a_tournament_joined_from_the_lobby(site: Site, open_tab) -> None:
         mine = table["room_id"]
         seat = [s["nickname"] for s in table["seats"]].index("tara")
 
-        # the page may show the tournament by itself; else the lobby's button opens it
+        # the round starts: the page takes the player to the table by itself
+        await expect(tab.table).to_be_visible()
+        await expect(tab.table).to_have_attribute("data-room-id", mine)
+        await expect(page.locator('.seat[data-pos="bottom"]')).to_have_attribute(
+            "data-seat", str(seat)
+        )
+
+        # the tournament view shows it too, and opens it again
         view = page.locator("#tournament")
-        opener_css = OPENER.format(tid=tid)
-        opener = page.locator(opener_css)
-        await expect(
-            page.locator(f"#tournament:visible, {opener_css}:visible").first
-        ).to_be_visible()
-        if not await view.is_visible():
-            await opener.click()
+        opener = page.locator(OPENER.format(tid=tid))
+        await page.locator("#to-lobby").click()
+        await opener.click()
         await expect(view).to_be_visible()
         await expect(view).to_have_attribute("data-tournament-id", tid)
         await expect(view).to_have_attribute("data-status", "running")
         await expect(view.locator(".round")).to_have_count(1)
         await expect(view.locator(".tt[data-room-id]")).to_have_count(2)
         await expect(view.locator(f'.tt[data-room-id="{mine}"]')).to_contain_text("tara")
-
         await page.locator("#my-table").click()
         await expect(tab.table).to_be_visible()
         await expect(tab.table).to_have_attribute("data-room-id", mine)
-        await expect(page.locator('.seat[data-pos="bottom"]')).to_have_attribute(
-            "data-seat", str(seat)
-        )
 
         async def deal_over() -> bool:
             return await page.locator("#sheet tr[data-deal]").count() >= 1

@@ -35,7 +35,7 @@ SUITS = {"c": "clubs", "d": "diamonds", "h": "hearts", "s": "spades"}
 
 
 def card_words(card: str) -> str:
-    """``Jh`` -> ``jack of hearts``, as the cards' ``aria-label`` says it."""
+    """``Jh`` -> ``jack of hearts``, the name of a card of ``#hand`` (its words)."""
     return f"{RANKS[card[0]]} of {SUITS[card[1]]}"
 
 
@@ -260,3 +260,46 @@ class Tab:
             await expect_numbers(
                 page.locator(f'#totals [data-team="{team}"]'), [match.totals[team]]
             )
+
+
+# The two sizes every page is tested at (issue 14): a laptop and a phone.
+SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
+
+
+async def shot(page: Page, name: str) -> Path:
+    """A full-page screenshot in ``screenshots/`` (git-ignored), to look at."""
+    path = SCREENSHOTS / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    await page.screenshot(path=str(path), full_page=True, animations="disabled")
+    return path
+
+
+async def cut_labels(page: Page, scope: str) -> list[str]:
+    """What a player would see cut off under ``scope``: a visible label, legend, button or
+    summary wider than its box (``scrollWidth > clientWidth``), or a select with an option
+    wider than the select can show (its arrow included)."""
+    return await page.locator(scope).evaluate(
+        """root => {
+            const shown = (e) => e.offsetParent !== null && !e.closest('.sr-only');
+            const cut = [...root.querySelectorAll('label, legend, button, summary, th')]
+                .filter(e => shown(e) && e.scrollWidth > e.clientWidth)
+                .map(e => `${e.tagName.toLowerCase()} "${e.innerText.trim().slice(0, 60)}": `
+                    + `${e.scrollWidth} > ${e.clientWidth}`);
+            const ctx = document.createElement('canvas').getContext('2d');
+            for (const select of root.querySelectorAll('select')) {
+                if (!shown(select)) continue;
+                const style = getComputedStyle(select);
+                ctx.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+                const room = select.clientWidth - parseFloat(style.paddingLeft)
+                    - parseFloat(style.paddingRight) - 20;  // the arrow
+                for (const option of select.options) {
+                    const wide = ctx.measureText(option.text).width;
+                    if (wide > room) {
+                        const what = `select[name=${select.name}] "${option.text}"`;
+                        cut.push(`${what}: ${Math.ceil(wide)} > ${room}`);
+                    }
+                }
+            }
+            return cut;
+        }"""
+    )

@@ -107,6 +107,7 @@ def one_line_error(out: subprocess.CompletedProcess[str], *words: str) -> str:
         (["--deals", "2", "--seed", "1", "--policies", "strong"], ["--policies", "A,B"]),
         (["--deals", "2", "--seed", "1", "--out", "/no/such/folder/deals.jsonl"],
          ["cannot write", "/no/such/folder does not exist"]),
+        (["--deals", "2", "--seed", "1", "--out", "."], ["cannot write .: is a directory"]),
         (["--seed", "1"], ["--deals"]),
     ],
 )  # fmt: skip
@@ -117,6 +118,12 @@ def test_selfplay_refuses_what_it_cannot_do(args: list[str], words: list[str]) -
 def test_analyze_refuses_a_missing_file(tmp_path: Path) -> None:
     missing = tmp_path / "nothing.jsonl"
     one_line_error(klaverjas("analyze", str(missing)), f"cannot read {missing}", "no such file")
+
+
+def test_analyze_refuses_a_file_that_is_not_text(tmp_path: Path) -> None:
+    binary = tmp_path / "deals.jsonl"
+    binary.write_bytes(b"\xff\xfe\x00\x81 not a deal record\n")
+    one_line_error(klaverjas("analyze", str(binary)), f"cannot read {binary}", "not text")
 
 
 def test_analyze_without_a_file_on_a_terminal_says_what_it_needs() -> None:

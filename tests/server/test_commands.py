@@ -1,7 +1,8 @@
 """The server's commands run as processes: ``klaverjas tournament schedule`` says what it
 scheduled and where, and refuses a start in the past, a time it cannot read, or a database
-that is not there (it never makes one the server would not see); ``serve`` refuses a bad
-port.  Each mistake is one line and exit code 2."""
+that is not there or not a database (it never makes one the server would not see);
+``serve`` refuses a bad port, a database in a folder that does not exist and a file that is
+no database.  Each mistake is one line and exit code 2."""
 
 from __future__ import annotations
 
@@ -81,3 +82,20 @@ def test_schedule_elsewhere_makes_no_database_the_server_would_not_see(tmp_path:
 
 def test_serve_refuses_a_port_that_is_none(tmp_path: Path) -> None:
     one_line_error(klaverjas_in(tmp_path, "serve", "--port", "99999"), "0 to 65535, not 99999")
+
+
+def test_schedule_refuses_a_file_that_is_no_database(tmp_path: Path) -> None:
+    notes = tmp_path / "klaverjas.sqlite3"
+    notes.write_text("not a database\n")
+    done = klaverjas_in(tmp_path, *SCHEDULE, "--at", "2031-01-01T10:00:00")
+    one_line_error(done, f"cannot open the database {notes}", "not a database")
+
+
+def test_serve_refuses_a_database_it_cannot_make_or_open(tmp_path: Path) -> None:
+    missing = tmp_path / "no" / "such" / "klaverjas.sqlite3"
+    done = klaverjas_in(tmp_path, "serve", "--port", "0", "--db", str(missing))
+    one_line_error(done, f"the folder {missing.parent} does not exist")
+    notes = tmp_path / "notes.txt"
+    notes.write_text("not a database\n")
+    done = klaverjas_in(tmp_path, "serve", "--port", "0", "--db", str(notes))
+    one_line_error(done, f"cannot open the database {notes}", "not a database")

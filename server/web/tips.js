@@ -1,0 +1,153 @@
+// Strategy tips at the moment they matter: one small line at the table, dismissible, and
+// switched off for good by the player (remembered on this device). Shown only where the
+// server allows hints (`room.hints`): never at a tournament table, in the daily game or a
+// rated match.
+//
+// The moments (tipFor is pure: the room model in, a tip's kind out):
+//   trump  choosing trump: name it with the jack, or the nine and the ace, and three trumps
+//   pull   leading while your side named trump and the others may still hold trumps
+//   load   your partner is sure to win the trick and you can add a ten, an ace or roem
+//   deny   an opponent is winning and a card you may play would hand them roem
+
+import { $, h, patch, show } from './dom.js';
+import { PLAIN_ORDER, SUITS, TRUMP_ORDER, isCard, rankOf, suitOf } from './cards.js';
+import { teamOf, trickCards } from './state.js';
+
+const WORDS = {
+  label: 'Tip',
+  trump: 'Name trump when you hold its jack, or its nine and ace, and at least three trumps: the jack and the nine alone are worth 34 points. A suit that only looks strong, without its jack or nine, is a pass: going nat costs the whole deal.',
+  trumpMust: 'You must name trump: choose the suit of your jack, or of your nine and ace, where you hold the most cards.',
+  pull: 'Your side named trump: lead trumps to draw the others’ trumps, then take tricks with your aces.',
+  load: 'Your partner is sure to win this trick: add a ten or an ace to it, or a card that makes roem.',
+  deny: 'The others are winning this trick: do not play a card that completes roem for them.',
+  hide: 'Hide this tip',
+  off: 'No more tips',
+};
+
+const STORE_KEY = 'klaverjas.tips'; // "off" once the player turned tips off
+const ALL_RANKS = '789TJQKA'; // the natural order of runs
+const FOUR = { J: 200, A: 100, T: 100, K: 100, Q: 100 };
+
+export function tipsOn() {
+  try {
+    return localStorage.getItem(STORE_KEY) !== 'off';
+  } catch {
+    return true;
+  }
+}
+
+export function setTipsOn(on) {
+  try {
+    if (on) localStorage.removeItem(STORE_KEY);
+    else localStorage.setItem(STORE_KEY, 'off');
+  } catch {
+    // storage blocked: the choice lasts as long as the page
+  }
+}
+
+// -- the cards -------------------------------------------------------------------------
+
+// The roem a trick's cards make: the longest run of one suit (natural order: 3 cards 20,
+// 4 cards 50), four of a kind, and stuk (king and queen of trump).
+export function roemOf(cards, trump) {
+  let roem = 0;
+  for (const suit of SUITS) {
+    const ranks = new Set(cards.filter((c) => suitOf(c) === suit).map(rankOf));
+    let run = 0;
+    let best = 0;
+    for (const r of ALL_RANKS) {
+      run = ranks.has(r) ? run + 1 : 0;
+      best = Math.max(best, run);
+    }
+    if (best >= 4) roem = Math.max(roem, 50);
+    else if (best === 3) roem = Math.max(roem, 20);
+  }
+  if (cards.length === 4 && new Set(cards.map(rankOf)).size === 1) roem += FOUR[rankOf(cards[0])] ?? 0;
+  if (trump && cards.includes(`K${trump}`) && cards.includes(`Q${trump}`)) roem += 20;
+  return roem;
+}
+
+// Does `card` beat `best` in a trick led with `led`?
+function beats(card, best, led, trump) {
+  const s = suitOf(card);
+  const b = suitOf(best);
+  if (s === trump && b !== trump) return true;
+  if (s !== b) return false;
+  const order = s === trump ? TRUMP_ORDER : PLAIN_ORDER;
+  return order.indexOf(rankOf(card)) < order.indexOf(rankOf(best));
+}
+
+// The card winning the trick so far and its seat.
+function winning(played, trump) {
+  const led = suitOf(played[0].card);
+  return played.reduce((best, p) => (beats(p.card, best.card, led, trump) ? p : best));
+}
+
+// Every card not in `hand` and not played this deal: what the others may still hold.
+function unseen(view) {
+  const out = new Set(SUITS.flatMap((s) => [...ALL_RANKS].map((r) => `${r}${s}`)));
+  for (const c of view.hand) out.delete(c);
+  for (const t of view.tricks ?? []) for (const c of t.cards) out.delete(c);
+  for (const c of view.trick ?? []) out.delete(c);
+  return out;
+}
+
+// -- the moment ------------------------------------------------------------------------
+
+// The tip for the decision the player faces, or null.
+export function tipFor(m, acted = false) {
+  const v = m.view;
+  if (!v || m.seat === null || m.result || acted || !m.legal.length) return null;
+  if (m.room?.status !== 'playing' || m.room?.hints === false) return null;
+  if (v.phase === 'trump') return m.legal.includes('pass') ? 'trump' : 'trumpMust';
+  if (v.phase !== 'play' || !v.trump) return null;
+  const trump = v.trump;
+  const cards = m.legal.filter(isCard);
+  const played = trickCards(v);
+  const mine = teamOf(m.seat);
+  if (!played.length) {
+    const others = [...unseen(v)].some((c) => suitOf(c) === trump);
+    const lead = cards.some((c) => suitOf(c) === trump);
+    return teamOf(v.chooser) === mine && others && lead ? 'pull' : null;
+  }
+  const best = winning(played, trump);
+  const table = played.map((p) => p.card);
+  const base = roemOf(table, trump);
+  const led = suitOf(table[0]);
+  const addsRoem = (c) => roemOf([...table, c], trump) > base;
+  if (teamOf(best.seat) === mine) {
+    // sure: nobody after me, or nobody after me can hold a card that beats it
+    const after = 3 - played.length;
+    const threat = [...unseen(v)].some((c) => beats(c, best.card, led, trump));
+    const sure = after === 0 || !threat;
+    const rich = cards.some((c) => 'TA'.includes(rankOf(c)) || addsRoem(c));
+    return sure && rich ? 'load' : null;
+  }
+  const gives = cards.some((c) => addsRoem(c) && !beats(c, best.card, led, trump));
+  return gives ? 'deny' : null;
+}
+
+// -- the line at the table ---------------------------------------------------------------
+
+// Draw `#tip` for the table shown: `hidden` holds "room:kind" of the tips dismissed.
+export function renderTip(app) {
+  const el = $('#tip');
+  const m = app.screen === 'table' ? app.rooms.get(app.current) : null;
+  const kind = m && tipsOn() ? tipFor(m, app.acted.get(m.roomId) === m.version) : null;
+  const visible = Boolean(kind) && !app.ui.tipsHidden?.has(`${m.roomId}:${kind}`);
+  show(el, visible);
+  if (!visible) {
+    delete el.dataset.tip;
+    patch(el);
+    return;
+  }
+  el.dataset.tip = kind;
+  patch(el,
+    h('span', { class: 'tip-label', dataset: { key: 'label' } }, WORDS.label),
+    h('span', { class: 'tip-text', dataset: { key: `text-${kind}` } }, WORDS[kind]),
+    h('span', { class: 'tip-actions', dataset: { key: 'actions' } },
+      h('button', { type: 'button', class: 'small ghost', dataset: { tipsOff: '' } }, WORDS.off),
+      h('button', {
+        type: 'button', class: 'small ghost tip-hide', dataset: { tipHide: kind }, 'aria-label': WORDS.hide, title: WORDS.hide,
+      }, '✕')));
+}
