@@ -143,7 +143,7 @@ class Room:
     left_at: dict[int, int] = field(default_factory=dict)  # seat -> deals done when its
     # starter lost it to a CPU (a tournament player who left)
     pauses: bool = False  # between deals, wait for the players (a setting, not logged)
-    cpu_names: tuple[str | None, ...] | None = None  # the CPUs seated when it was made
+    cpu_names: tuple[str | None, ...] | None = None  # names of its first CPUs, by seat
     waiting: frozenset[int] | None = None  # pausing: the seats yet to see the last deal
 
     # -- construction ----------------------------------------------------------------
@@ -210,7 +210,7 @@ class Room:
             "seats": [
                 {
                     "player_id": s.player,
-                    "nickname": self._cpu_name(i) if s.cpu else nicknames.get(s.player or ""),
+                    "nickname": self.cpu_nickname(i) if s.cpu else nicknames.get(s.player or ""),
                     "cpu": s.cpu,
                     "level": s.level if s.cpu else None,
                     "ready": s.ready or s.cpu,
@@ -224,9 +224,10 @@ class Room:
             "pause": None if self.waiting is None else {"waiting": sorted(self.waiting)},
         }
 
-    def _cpu_name(self, index: int) -> str:
+    def cpu_nickname(self, index: int) -> str:
         """A CPU seat's nickname: its own if it was seated when the room was made with
-        names (a tournament's CPU entrant), else the room's name for that seat."""
+        names (a tournament's CPU entrant, a rematch's CPU), else the room's name for that
+        seat."""
         named = self.cpu_names[index] if self.cpu_names else None
         if named is not None and (self.starters is None or self.starters[index] is None):
             return named
