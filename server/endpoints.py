@@ -1,9 +1,10 @@
 """The HTTP side of the server's port: health, metrics, the rule catalog, finished match
 records, the daily boards, the actors this process runs, and the browser client's files.
 
-Read-only JSON; a bad query gets 400 with ``{"error": code, "message": ...}``.  Today's
-daily board needs the token of a player who finished today's game
-(``Authorization: Bearer <token>``); past days are public."""
+Read-only JSON; a bad query gets 400 with ``{"error": code, "message": ...}``.  A day's
+daily board needs the token of a player who finished that day's game
+(``Authorization: Bearer <token>``) until the day's results are revealed (its games closed,
+after midnight and a grace); then it is public."""
 
 from __future__ import annotations
 
@@ -158,7 +159,7 @@ class Endpoints:
                 raise ProtocolError("invalid_field", "date: a day as YYYY-MM-DD")
         viewer = await self._viewer(request)
         body = await self.daily.board(viewer, day, offset, limit)
-        cache = "private, no-store" if body["date"] == self.daily.today() else PUBLIC_BOARD
+        cache = PUBLIC_BOARD if self.daily.revealed(body["date"]) else "private, no-store"
         return response(HTTPStatus.OK, _json(body), "application/json", cache=cache)
 
     async def _viewer(self, request: Request) -> str | None:

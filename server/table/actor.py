@@ -11,6 +11,11 @@ loop (``ports.bots``) while the mailbox keeps going: asked for as soon as it is 
 automatic seat (the CPU delay runs meanwhile) or when a player's time runs out; the answer
 comes back as a message and is committed once the deadline has passed, if the room is
 still at the version it was asked at.  Anything committed meanwhile drops it.
+
+A daily game closes when its day's games close (midnight and ``Settings.daily_grace``): the
+actor's deadline never lies beyond that moment, and a command that comes after it closes
+the room first and is refused (``room_closed``), so nobody plays a day's deals once its
+results are revealed.
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ from engine.views import project, view
 
 from ..actor import Actor
 from ..bots import fallback
+from ..daily.days import closes_at
 from ..events import DealEnded, MatchEnded, RoomChanged
 from ..logs import log
 from ..messages import Message, ReplaceWithCpu
@@ -87,6 +93,8 @@ class RoomActor(Actor):
         self.pause_until: float | None = None  # the pause between deals ends then (wall)
         self.alone_since: float | None = None  # open, and none of its players connected
         self.pending: Pending | None = None  # the decision being searched
+        grace = ports.settings.daily_grace
+        self.closes = None if room.day is None else closes_at(room.day, grace)  # (wall)
 
     @property
     def key(self) -> str:
@@ -118,11 +126,34 @@ class RoomActor(Actor):
     # -- timers --------------------------------------------------------------------------
 
     def _schedule(self, retry: bool = False) -> None:
-        """Set the deadline of the decision now due (none outside a running match); a
-        search for an earlier version is dropped.  An open room's deadline is its closing
-        time while nobody seated in it is connected."""
+        """Set the deadline of the decision now due (none outside a running match), never
+        beyond a daily game's closing time; a search for an earlier version is dropped."""
         if self.pending is not None and self.pending.decision.version != self.room.version:
             self._drop_pending()
+        self._schedule_due(retry)
+        self._by_closing()
+
+    def _by_closing(self) -> None:
+        """A daily game's deadline is at its closing time at the latest."""
+        if self.closes is None or not self.room.live:
+            return
+        closing = self.clock.now() + (self.closes - self.clock.wall())
+        self.deadline = closing if self.deadline is None else min(self.deadline, closing)
+
+    def _closed_day(self) -> bool:
+        """Whether this is a daily game whose day's games have closed."""
+        return self.closes is not None and self.clock.wall() >= self.closes
+
+    async def _close_day(self) -> None:
+        """A command to a daily game that has closed: the room is closed first (if its
+        timer has not done it yet), and the command refused."""
+        if self._closed_day():
+            await self.commit_all(self.room.close_day())
+            raise RoomError("room_closed", f"the daily game of {self.room.day} has closed")
+
+    def _schedule_due(self, retry: bool) -> None:
+        """The deadline of the decision now due.  An open room's deadline is its closing
+        time while nobody seated in it is connected."""
         if self.room.status == OPEN:
             self._watch_seats()
             return
@@ -147,7 +178,11 @@ class RoomActor(Actor):
 
     async def on_deadline(self) -> None:
         """The deadline passed: an open room nobody seated comes back to closes, the pause
-        between deals is over, or commit the decision due once its answer is in."""
+        between deals is over, a daily game closes, or commit the decision due once its
+        answer is in."""
+        if self._closed_day():
+            await self.commit_all(self.room.close_day())
+            return
         if self.room.status == OPEN:
             if self._unattended():
                 await self.commit_all(self.room.abandon())
@@ -157,9 +192,11 @@ class RoomActor(Actor):
             return
         pending = self._ask()
         if pending is None:
+            self._by_closing()
             return
         pending.due = True
         if not pending.answer.done():
+            self._by_closing()
             return  # ``_answered`` brings the deadline back when it is
         await self.commit_all(self._expire(pending))
 
@@ -469,6 +506,7 @@ class RoomActor(Actor):
         seat = self.room.seat_of(peer.player_id)
         if seat is None and self.room.private:
             raise RoomError("not_a_member", "resume a private room only where you have a seat")
+        await self._close_day()
         self.detach(peer)  # asked for: everything after ``since``, even what it had before
         self.attach(peer, seat, since)
         await self.commit_all(self.room.resume(peer.player_id))
@@ -497,14 +535,17 @@ class RoomActor(Actor):
 
     async def act(self, peer: Peer, text: str, version: int | None, started: float) -> None:
         self._member(peer)
+        await self._close_day()
         await self.commit_all(self.room.act(peer.player_id, text, version), started)
 
     async def back(self, peer: Peer) -> None:
         self._member(peer)
+        await self._close_day()
         await self.commit_all(self.room.back(peer.player_id))
 
     async def continue_(self, peer: Peer) -> None:
         self._member(peer)
+        await self._close_day()
         await self.commit_all(self.room.continue_(peer.player_id))
 
     async def hint(self, peer: Peer) -> tuple[Decision, asyncio.Future[dict[str, Any]]]:

@@ -27,6 +27,8 @@ Transitions, in one table (command: entries written | refusals)::
                       the deal's result yet; else nothing | not_seated
     end_pause()       Resumed() while the room pauses (its time ran out)
     abandon()         Closed() while open (its seated players have all been gone a while)
+    close_day()       Closed() while live (a daily game whose day and grace are over: it
+                      ends unfinished, with no result; the actor's timer)
     back(p)           Away(s, False) if away      | not_seated
     resume(p)         Away(s, False) if seated and away
     expire(d, a)      Acted(turn, a, cpu|timeout) [+ Away(turn, True) after `away_after`
@@ -322,6 +324,11 @@ class Room:
         """An open room whose seated players have all been disconnected for a while (the
         actor keeps that time) closes, and leaves the lobby's list."""
         return [Closed()] if self.status == OPEN else []
+
+    def close_day(self) -> list[Entry]:
+        """A daily game still running when its day's games close (the actor keeps that
+        time) is closed unfinished."""
+        return [Closed()] if self.live and self.mode == DAILY else []
 
     def resume(self, player: str) -> list[Entry]:
         """A seated player came back to the table: no longer away."""

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from client import GameClient
-from server.daily.days import daily_seed, day_of, previous, streak
+from server.daily.days import closes_at, daily_seed, day_of, moment, previous, streak
 from tests.server.conftest import Harness, play_until, running_harness, sync
 
 pytestmark = [pytest.mark.server, pytest.mark.daily]
@@ -203,6 +203,86 @@ async def test_the_record_and_the_deals_show_once_the_day_is_over(harness: Harne
     assert json.loads(body)["rows"][0]["nickname"] == "Anna"
 
 
+async def to_before_midnight(h: Harness, seconds: float) -> str:
+    """Move the clock to ``seconds`` before the next midnight (UTC); the day then."""
+    h.advance(DAY - h.clock.wall() % DAY - seconds)
+    return day_of(h.clock.wall())
+
+
+async def my_turn(client: GameClient, room_id: str) -> list[str]:
+    """Until it is ``client``'s turn (the CPUs before it have acted): its legal actions."""
+    table = client.tables[room_id]
+    async with asyncio.timeout(10):
+        while not (table.legal and table.turn == table.seat):
+            await client.next("update")
+    return table.legal
+
+
+async def test_a_game_started_before_midnight_closes_before_its_day_is_revealed(
+    harness: Harness,
+) -> None:
+    """A daily game may be finished after midnight, within the grace (2 hours); nothing of
+    its day is revealed meanwhile, and a game still running when the grace ends is closed
+    unfinished: nobody plays a day's deals once they are shown."""
+    day = await to_before_midnight(harness, 20)
+    anna, bob = await harness.client("Anna"), await harness.client("Bob")
+    b = await start_daily(bob)
+    await finish(bob, b["room_id"])
+    a = await start_daily(anna)
+    room_id = a["room_id"]
+    legal = await my_turn(anna, room_id)
+    harness.advance(25)  # the next day; Anna's move timer (30 s) has not run out
+    assert day_of(harness.clock.wall()) > day
+    refused = await bob.request({"type": "get_record", "match_id": b["room_id"]}, "error")
+    assert refused["code"] == "daily_not_over"
+    status, _, _ = await harness.http_get(f"/matches/{b['room_id']}")
+    assert status == 403
+    shown = await board(bob, date=day)
+    assert shown["players"] == 1 and "deals" not in shown and "best" not in shown
+    status, body, _ = await harness.http_get(f"/leaderboard/daily?date={day}")
+    assert status == 403 and json.loads(body)["error"] == "daily_not_finished"
+    status, _, headers = await http(harness, f"/leaderboard/daily?date={day}", bob.token)
+    assert status == 200 and headers["Cache-Control"] == "private, no-store"
+    assert (await board(anna, date=day))["code"] == "daily_not_finished"
+    # Anna's game goes on after midnight
+    version = anna.tables[room_id].version
+    await anna.send({"type": "act", "room_id": room_id, "action": legal[0]})
+    await anna.next("update", room_id=room_id, kind="act", seat=0)
+    assert anna.tables[room_id].version > version
+
+    harness.advance(2 * 3600)  # the grace is over: her game closes, unfinished
+    closed = await anna.next("update", room_id=room_id, kind="closed")
+    assert closed["room"]["status"] == "closed"
+    refused = await anna.request({"type": "act", "room_id": room_id, "action": legal[0]}, "error")
+    assert refused["code"] == "room_closed"
+    shown = await board(bob, date=day)
+    assert [row["nickname"] for row in shown["rows"]] == ["Bob"] and shown["players"] == 1
+    assert len(shown["deals"]) == 1 and shown["best"][0]["nickname"] == "Bob"
+    record = await bob.request({"type": "get_record", "match_id": b["room_id"]}, "record")
+    assert record["record"]["daily"] == day
+    store = await harness.store()
+    attempt = await store.daily_attempt(day, anna.player_id)
+    assert attempt is not None and not attempt.finished  # forfeited: no result
+    assert (await board(anna, date=day))["you"] is None
+
+
+async def test_a_game_loaded_after_its_day_closed_is_closed(harness: Harness) -> None:
+    day = await to_before_midnight(harness, 20)
+    anna = await harness.client("Anna")
+    token = anna.token
+    room_id = (await start_daily(anna))["room_id"]
+    await my_turn(anna, room_id)
+    await harness.stop()
+    harness.advance(3 * 3600)
+    await harness.start()
+    again = await harness.client(token=token)
+    refused = await again.request({"type": "resume", "room_id": room_id, "version": 0}, "error")
+    assert refused["code"] in ("room_closed", "no_such_room"), refused
+    store = await harness.store()
+    assert (await store.room(room_id)).status == "closed"  # type: ignore[union-attr]
+    assert not (await store.daily_attempt(day, again.player_id)).finished  # type: ignore[union-attr]
+
+
 async def test_streaks_and_the_alltime_board(harness: Harness) -> None:
     anna = await harness.client("Anna")
     for _ in range(5):
@@ -227,6 +307,13 @@ def test_streak_counts_consecutive_days() -> None:
     assert streak(["2027-01-10", "2027-01-09", "2027-01-07"], "2027-01-10") == 2
     assert streak(["2027-01-09", "2027-01-08"], "2027-01-10") == 2
     assert streak(["2027-01-08"], "2027-01-10") == 0
+
+
+def test_a_day_closes_after_its_midnight_and_the_grace() -> None:
+    assert moment(closes_at("2027-01-15", 7200)) == "02:00 UTC on 2027-01-16"
+    assert moment(closes_at("2027-12-31", 0)) == "00:00 UTC on 2028-01-01"
+    assert closes_at("2027-01-15", 10 * DAY) == closes_at("2027-01-16", 0)  # at most a day
+    assert closes_at("2027-01-15", -5) == closes_at("2027-01-15", 0)
 
 
 def test_each_day_has_its_own_seed() -> None:
