@@ -130,7 +130,8 @@ class Endpoints:
         )
 
     async def player_pages(self, path: str, request: Request) -> Response:
-        """The rating board (the token's own row with a token) and a player's profile."""
+        """The rating board (the token's own row with a token) and a player's profile (with
+        the token of that player, as its player sees it)."""
         query = _query(request.path, {"offset", "limit"})
         offset = _number(query, "offset", 0, 0, 1_000_000)
         limit = _number(query, "limit", 20, 1, BOARD_PAGE)
@@ -142,8 +143,10 @@ class Endpoints:
         player_id = path.removeprefix("/players/")
         if not 1 <= len(player_id) <= 40:
             raise ProtocolError("no_such_player", "no such player")
-        body = await self.players.profile(player_id, offset, limit)
-        return response(HTTPStatus.OK, _json(body), "application/json", cache=PUBLIC_PLAYERS)
+        viewer = await self._viewer(request)
+        body = await self.players.profile(player_id, offset, limit, viewer)
+        cache = PUBLIC_PLAYERS if viewer is None else "private, max-age=30"
+        return response(HTTPStatus.OK, _json(body), "application/json", cache=cache)
 
     async def board(self, path: str, request: Request) -> Response:
         query = _query(request.path, {"date", "offset", "limit"})

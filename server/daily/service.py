@@ -37,7 +37,7 @@ from ..router import ROOM, Ref
 from ..store.base import DailyAttempt, DailyRow, StoreError
 from ..table import entries
 from ..table.room import LIVE
-from .days import closes_at, daily_seed, day_of, moment, previous, streak
+from .days import daily_seed, day_of, moment, previous, streak
 
 if TYPE_CHECKING:
     from ..peer import Peer
@@ -136,11 +136,18 @@ class Daily:
 
     def closes_at(self, day: str) -> float:
         """When ``day``'s games close and its results are revealed (epoch seconds)."""
-        return closes_at(day, self.ports.settings.daily_grace)
+        return self.ports.day_closes(day)
 
     def revealed(self, day: str) -> bool:
         """Whether ``day``'s games are closed and its results shown to everyone."""
         return self.ports.clock.wall() >= self.closes_at(day)
+
+    def first_hidden(self) -> str:
+        """The first day whose results are not revealed yet: yesterday until its games
+        close, then today."""
+        today = self.today()
+        yesterday = previous(today)
+        return today if self.revealed(yesterday) else yesterday
 
     def hidden(self, record: dict[str, Any]) -> bool:
         """Whether a match record may not be shown yet: a daily game's, before its day's

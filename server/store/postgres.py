@@ -49,6 +49,7 @@ from server.store.base import (
     LogEntry,
     MatchResult,
     PlayerRow,
+    PlayerStats,
     Profile,
     Rater,
     RatingRow,
@@ -151,6 +152,9 @@ _PLACES = (
     " ORDER BY at DESC, tournament_id DESC LIMIT $2"
 )
 _PLACE_COUNTS = "SELECT place, count(*) FROM player_places WHERE player_id = $1 GROUP BY place"
+_UNREVEALED = (  # along player_daily's key
+    f"SELECT {codec.DAILY_PART_SUMS} FROM player_daily WHERE player_id = $1 AND day >= $2"
+)
 # Every query behind a board or a profile, with example arguments (the tests read their plans).
 PROFILE_QUERIES: dict[str, tuple[str, tuple[Any, ...]]] = {
     "board": (RATING_BOARD, (20, 0)),
@@ -162,6 +166,7 @@ PROFILE_QUERIES: dict[str, tuple[str, tuple[Any, ...]]] = {
     "ratings": (_POINTS, ("p", 20)),
     "places": (_PLACES, ("p", 20)),
     "place_counts": (_PLACE_COUNTS, ("p",)),
+    "unrevealed": (_UNREVEALED, ("p", "2027-01-15")),
 }
 # A match's players' rating rows, made if missing (placeholders: matches 0, replaced in the
 # same transaction), so that every one of them can be locked; then locked in id order.
@@ -193,6 +198,10 @@ _ADD_STATS = (
 _ADD_LINE = (
     f"INSERT INTO player_matches (player_id, {codec.LINE_COLS})"
     " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) ON CONFLICT DO NOTHING"
+)
+_ADD_DAILY_PART = (
+    f"INSERT INTO player_daily (player_id, {codec.DAILY_PART_COLS})"
+    " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT DO NOTHING"
 )
 _RETRIES = 3  # a recording that deadlocks with another (PostgreSQL breaks it) is run again
 
@@ -772,6 +781,7 @@ class PostgresStore:
                     changes = await _rate(conn, result, rate)
                 await conn.executemany(_ADD_STATS, codec.stats_rows(result))
                 await conn.executemany(_ADD_LINE, codec.line_rows(result, changes))
+                await conn.executemany(_ADD_DAILY_PART, codec.daily_part_rows(result))
             return True
 
         async def run(conn: _Conn) -> bool:
@@ -817,7 +827,9 @@ class PostgresStore:
             f"rating of {player_id!r}", lambda conn: _rating_of(conn, player_id)
         )
 
-    async def profile(self, player_id: str, offset: int, limit: int, recent: int) -> Profile | None:
+    async def profile(
+        self, player_id: str, offset: int, limit: int, recent: int, hidden_from: str | None = None
+    ) -> Profile | None:
         async def run(conn: _Conn) -> Profile | None:
             async with conn.transaction(isolation="repeatable_read", readonly=True):
                 return await read(conn)  # one snapshot: a match recorded whole or not at all
@@ -829,13 +841,16 @@ class PostgresStore:
                 return None
             rated = await _rating_of(conn, player_id)
             places = await conn.fetch(_PLACE_COUNTS, player_id)
+            unrevealed = PlayerStats()
+            if hidden_from is not None:
+                unrevealed = codec.stats(await conn.fetchrow(_UNREVEALED, player_id, hidden_from))
             return Profile(
                 player_id, nickname, codec.stats(await conn.fetchrow(_STATS, player_id)),
                 None if rated is None else rated[0], None if rated is None else rated[1],
                 [codec.rating_point(r) for r in await conn.fetch(_POINTS, player_id, recent)],
                 [codec.match_line(r) for r in await conn.fetch(_LINES, player_id, limit, offset)],
                 [codec.place_row(r) for r in await conn.fetch(_PLACES, player_id, recent)],
-                {place: int(n) for place, n in places},
+                {place: int(n) for place, n in places}, unrevealed,
             )  # fmt: skip
 
         return await self._submit(f"profile of {player_id!r}", run)

@@ -35,6 +35,7 @@ from server.store.base import (
     LogEntry,
     MatchResult,
     PlayerRow,
+    PlayerStats,
     Profile,
     Rater,
     RatingRow,
@@ -117,6 +118,9 @@ _PLACES = (
     " ORDER BY at DESC, tournament_id DESC LIMIT ?"
 )
 _PLACE_COUNTS = "SELECT place, count(*) FROM player_places WHERE player_id = ? GROUP BY place"
+_UNREVEALED = (  # along player_daily's key
+    f"SELECT {codec.DAILY_PART_SUMS} FROM player_daily WHERE player_id = ? AND day >= ?"
+)
 # Every query behind a board or a profile, with example arguments (the tests read their plans).
 PROFILE_QUERIES: dict[str, tuple[str, tuple[Any, ...]]] = {
     "board": (RATING_BOARD, (20, 0)),
@@ -129,6 +133,7 @@ PROFILE_QUERIES: dict[str, tuple[str, tuple[Any, ...]]] = {
     "ratings": (_POINTS, ("p", 20)),
     "places": (_PLACES, ("p", 20)),
     "place_counts": (_PLACE_COUNTS, ("p",)),
+    "unrevealed": (_UNREVEALED, ("p", "2027-01-15")),
 }
 _ADD_STATS = (
     f"INSERT INTO player_stats (player_id, {codec.STATS_COLS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
@@ -148,6 +153,10 @@ _SET_RATING = (
     " matches = ratings.matches + 1, conservative = excluded.conservative"
 )
 _ADD_POINT = f"INSERT INTO rating_history (player_id, {codec.POINT_COLS}) VALUES (?, ?, ?, ?, ?, ?)"
+_ADD_DAILY_PART = (
+    f"INSERT INTO player_daily (player_id, {codec.DAILY_PART_COLS})"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING"
+)
 
 _Future = asyncio.Future[Any]
 _Result = tuple[_Future, BaseException | None, Any]
@@ -659,6 +668,7 @@ class SqliteStore:
                     changes = _rate(conn, result, rate)
                 conn.executemany(_ADD_STATS, codec.stats_rows(result))
                 conn.executemany(_ADD_LINE, codec.line_rows(result, changes))
+                conn.executemany(_ADD_DAILY_PART, codec.daily_part_rows(result))
             return True
 
         return await self._submit(f"record match {result.match_id!r}", run)
@@ -705,7 +715,9 @@ class SqliteStore:
         (tied,) = conn.execute(_RANK_TIED, (rating.conservative, player_id)).fetchone()
         return rating, 1 + above + tied
 
-    async def profile(self, player_id: str, offset: int, limit: int, recent: int) -> Profile | None:
+    async def profile(
+        self, player_id: str, offset: int, limit: int, recent: int, hidden_from: str | None = None
+    ) -> Profile | None:
         def run() -> Profile | None:
             conn = self._db()
             sql = "SELECT nickname FROM players WHERE id = ?"
@@ -721,6 +733,8 @@ class SqliteStore:
                 [codec.match_line(r) for r in conn.execute(_LINES, (player_id, limit, offset))],
                 [codec.place_row(r) for r in conn.execute(_PLACES, (player_id, recent))],
                 {place: n for place, n in conn.execute(_PLACE_COUNTS, one)},
+                PlayerStats() if hidden_from is None
+                else codec.stats(conn.execute(_UNREVEALED, (player_id, hidden_from)).fetchone()),
             )  # fmt: skip
 
         return await self._submit(f"profile of {player_id!r}", run)

@@ -32,7 +32,6 @@ from engine.views import project, view
 
 from ..actor import Actor
 from ..bots import fallback
-from ..daily.days import closes_at
 from ..events import DealEnded, MatchEnded, RoomChanged
 from ..logs import log
 from ..messages import Message, ReplaceWithCpu
@@ -93,8 +92,7 @@ class RoomActor(Actor):
         self.pause_until: float | None = None  # the pause between deals ends then (wall)
         self.alone_since: float | None = None  # open, and none of its players connected
         self.pending: Pending | None = None  # the decision being searched
-        grace = ports.settings.daily_grace
-        self.closes = None if room.day is None else closes_at(room.day, grace)  # (wall)
+        self.closes = None if room.day is None else ports.day_closes(room.day)  # (wall)
 
     @property
     def key(self) -> str:
