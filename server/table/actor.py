@@ -10,7 +10,10 @@ A decision the server takes (a CPU's, an away seat's, a timeout's) is searched o
 loop (``ports.bots``) while the mailbox keeps going: asked for as soon as it is due for an
 automatic seat (the CPU delay runs meanwhile) or when a player's time runs out; the answer
 comes back as a message and is committed once the deadline has passed, if the room is
-still at the version it was asked at.  Anything committed meanwhile drops it.
+still at the version it was asked at.  Anything committed meanwhile drops it.  In the daily
+game (``Room.same_for_all``) a decision is never played by another policy: it waits for a
+place in a full pool (``Bots.decide(wait=True)``), and a search that failed (a worker
+died) is run again, at most ``SEARCH_TRIES`` times in all.
 
 A daily game closes when its day's games close (midnight and ``Settings.daily_grace``): the
 actor's deadline never lies beyond that moment, and a command that comes after it closes
@@ -66,6 +69,7 @@ SUMMARY_CHANGES = frozenset(
     {"created", "seat", "ready", "start", "away", "closed", "seen", "resumed", "owner"}
 )
 CHAT_KEPT = 30  # chat lines a room keeps for the snapshot of a (re)joining member
+SEARCH_TRIES = 3  # a daily game's searches for one decision before heuristic plays it
 
 
 @dataclass(slots=True, eq=False)
@@ -75,6 +79,7 @@ class Pending:
     decision: Decision
     answer: asyncio.Future[str]
     due: bool = False  # the deadline passed: commit as soon as the answer is in
+    tries: int = 1  # searches asked for this decision (the last is ``answer``)
 
 
 class RoomActor(Actor):
@@ -196,11 +201,17 @@ class RoomActor(Actor):
         if not pending.answer.done():
             self._by_closing()
             return  # ``_answered`` brings the deadline back when it is
-        await self.commit_all(self._expire(pending))
+        entries = self._expire(pending)
+        if entries is None:  # searched again
+            self._by_closing()
+            return
+        await self.commit_all(entries)
 
-    def _expire(self, pending: Pending) -> list[Entry]:
-        """The entries of a searched decision; if the search failed or answered something
-        illegal (our bug: logged), of what ``heuristic`` plays there."""
+    def _expire(self, pending: Pending) -> list[Entry] | None:
+        """The entries of a searched decision.  If the search failed or answered something
+        illegal (our bug: logged), a daily game's is searched again (None) until it has
+        been tried ``SEARCH_TRIES`` times; then, or elsewhere, ``heuristic`` plays it (a
+        failure that repeats is the pure function's own: it fails alike for everyone)."""
         decision, answer = pending.decision, pending.answer
         try:
             if answer.cancelled():
@@ -208,6 +219,9 @@ class RoomActor(Actor):
             return self.room.expire(decision, answer.result())
         except Exception as err:
             self.log.error("bot_failed", level=decision.level, error=repr(err))
+            if self.room.same_for_all and pending.tries < SEARCH_TRIES:
+                self._search(decision, pending.tries + 1).due = True
+                return None
             return self.room.expire(decision, fallback(decision.view, decision.seed))
 
     def _think(self) -> None:
@@ -225,8 +239,13 @@ class RoomActor(Actor):
         decision = self.room.decision_due()
         if decision is None:
             return None
-        answer = self.ports.bots.decide(decision.level, decision.view, decision.seed)
-        self.pending = pending = Pending(decision, answer)
+        return self._search(decision, 1)
+
+    def _search(self, decision: Decision, tries: int) -> Pending:
+        """Ask the bots for ``decision`` (a daily game's waits for a place in a full pool)."""
+        wait = self.room.same_for_all
+        answer = self.ports.bots.decide(decision.level, decision.view, decision.seed, wait)
+        self.pending = pending = Pending(decision, answer, tries=tries)
         answer.add_done_callback(lambda _: self.tell(lambda: self._answered(pending)))
         return pending
 

@@ -389,6 +389,13 @@ class Room:
         return self.tournament is None and self.mode != DAILY and not self.rated_match
 
     @property
+    def same_for_all(self) -> bool:
+        """Whether the decisions the server takes must be the same for everyone who plays
+        this game (the daily game): a search is waited for, never replaced by another
+        policy."""
+        return self.mode == DAILY
+
+    @property
     def rated_match(self) -> bool:
         """Whether the match changes ratings: a rated room whose four seats were humans
         when it started (before the start: are humans now)."""

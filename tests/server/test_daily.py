@@ -16,7 +16,9 @@ import pytest
 
 from client import GameClient
 from server.daily.days import closes_at, daily_seed, day_of, moment, previous, streak
+from tests.server.bots_hold import die, hold
 from tests.server.conftest import Harness, play_until, running_harness, sync
+from tests.server.test_bots import actor, metric
 
 pytestmark = [pytest.mark.server, pytest.mark.daily]
 
@@ -131,6 +133,69 @@ async def test_everyone_gets_the_same_deal_seat_and_cpus(harness: Harness) -> No
     assert [row["total"] for row in day["rows"]] == [day["you"]["total"]] * 2
     assert [row["rank"] for row in day["rows"]] == [1, 1]  # equal totals share a rank
     assert day["you"]["difference"] == 0
+
+
+async def actions(h: Harness, room_id: str) -> list[str]:
+    """Every action of a finished game, from its stored record."""
+    record = await (await h.store()).match(room_id)
+    assert record is not None
+    return record["actions"]
+
+
+async def test_a_full_pool_never_changes_the_daily_cpus(tmp_path: Path) -> None:
+    """With the pool full (one worker, held), a daily CPU's move is not played by heuristic:
+    it waits for the place, and Bob's game is Anna's, move for move."""
+    settings = {"daily_deals": 1, "bot_workers": 1, "bot_queue": 0}
+    async with running_harness(tmp_path, "sqlite", **settings) as h:
+        anna, bob = await h.client("Anna"), await h.client("Bob")
+        first = (await start_daily(anna))["room_id"]
+        await finish(anna, first)
+        assert h.server is not None
+        bots, flag = h.server.bots, tmp_path / "let-go"
+        job = bots.submit(hold, str(flag))
+        assert job is not None and bots.submit(hold, str(flag)) is None  # full
+        try:
+            started = await start_daily(bob)
+            room = actor(h, started["room_id"])
+            pending = room.pending  # seat 1, a CPU, bids first: its search waits for a place
+            assert pending is not None and pending.decision.seat == 1
+            assert not pending.answer.done() and room.room.version == started["version"]
+            assert metric(h, "klaverjas_bot_waits_total") == 1
+            assert bots.submit(hold, str(flag)) is None  # nothing goes before it
+        finally:
+            flag.touch()
+            await job
+        await finish(bob, started["room_id"])
+        played = await actions(h, first)
+        assert await actions(h, started["room_id"]) == played and len(played) >= 32
+        assert metric(h, "klaverjas_bot_fallbacks_total", purpose="move") == 0
+
+
+async def test_a_failed_search_is_searched_again_in_the_daily_game(tmp_path: Path) -> None:
+    """A worker dies with the daily CPU's search queued behind it: the search fails with the
+    pool, and is searched again (not played by heuristic)."""
+    settings = {"daily_deals": 1, "bot_workers": 1, "bot_queue": 1}
+    async with running_harness(tmp_path, "sqlite", **settings) as h:
+        anna, bob = await h.client("Anna"), await h.client("Bob")
+        first = (await start_daily(anna))["room_id"]
+        await finish(anna, first)
+        assert h.server is not None
+        searched = metric(h, "klaverjas_bot_searches_total", level="strong", purpose="move")
+        bots, flag = h.server.bots, tmp_path / "crash"
+        job = bots.submit(die, str(flag))
+        assert job is not None
+        try:
+            started = await start_daily(bob)
+            pending = actor(h, started["room_id"]).pending
+            assert pending is not None and not pending.answer.done()  # behind the crash
+        finally:
+            flag.touch()
+            with pytest.raises(Exception, match="terminated abruptly"):
+                await job
+        await finish(bob, started["room_id"])
+        assert await actions(h, started["room_id"]) == await actions(h, first)
+        again = metric(h, "klaverjas_bot_searches_total", level="strong", purpose="move")
+        assert again == 2 * searched + 1  # Bob's CPUs searched as Anna's, and once more
 
 
 async def test_one_attempt_a_day_resumed_after_a_drop(harness: Harness) -> None:
