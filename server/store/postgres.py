@@ -61,7 +61,14 @@ from server.store.base import (
 )
 from server.store.migrations import check_newer, list_migrations
 
-__all__ = ["DAILY_BOARD", "PROFILE_QUERIES", "RATING_BOARD", "PostgresStore", "migration_lock_key"]
+__all__ = [
+    "DAILY_BOARD",
+    "DAILY_QUERIES",
+    "PROFILE_QUERIES",
+    "RATING_BOARD",
+    "PostgresStore",
+    "migration_lock_key",
+]
 
 CONNECT_TIMEOUT_S = 5.0  # establishing a connection, or waiting for a free one
 COMMAND_TIMEOUT_S = 5.0  # one statement
@@ -93,6 +100,38 @@ DAILY_BOARD = (  # the page first, along the board's index; then its nicknames
     " ORDER BY total DESC, finished_at, player_id LIMIT $2 OFFSET $3"
     ") a JOIN players p ON p.id = a.player_id ORDER BY a.total DESC, a.finished_at, a.player_id"
 )
+_DAILY_FINISHED = "SELECT count(*) FROM daily_attempts WHERE day = $1 AND total IS NOT NULL"
+_DAILY_RANK = (
+    "SELECT 1 + count(*) FROM daily_attempts WHERE day = $1 AND total IS NOT NULL AND total > $2"
+)
+_DAILY_FIELD = "SELECT number, players, points FROM daily_field WHERE day = $1 ORDER BY number"
+_DAILY_POINTS = (
+    "SELECT player_id, number, points FROM daily_deals"
+    " WHERE day = $1 AND player_id = ANY($2::text[]) ORDER BY player_id, number"
+)
+_DAILY_DAYS = (  # a player's days played, along daily_attempts_player (its WHERE must stay)
+    "SELECT day FROM daily_attempts WHERE player_id = $1 AND total IS NOT NULL"
+    " ORDER BY day DESC LIMIT $2"
+)
+_ALLTIME_BOARD = (  # the page first, along the average's index; then its nicknames
+    "SELECT t.player_id, p.nickname, t.days, t.average FROM ("
+    "SELECT player_id, days, average FROM daily_alltime WHERE days >= $1"
+    " ORDER BY average DESC, player_id LIMIT $2 OFFSET $3"
+    ") t JOIN players p ON p.id = t.player_id ORDER BY t.average DESC, t.player_id"
+)
+_ALLTIME_COUNT = "SELECT count(*) FROM daily_alltime WHERE days >= $1"
+# Every query behind a daily board, with example arguments (the tests read their plans).
+DAILY_QUERIES: dict[str, tuple[str, tuple[Any, ...]]] = {
+    "attempt": (_ATTEMPT, ("2024-01-10", "p01")),
+    "board": (DAILY_BOARD, ("2024-01-10", 20, 0)),
+    "count": (_DAILY_FINISHED, ("2024-01-10",)),
+    "rank": (_DAILY_RANK, ("2024-01-10", 800)),
+    "field": (_DAILY_FIELD, ("2024-01-10",)),
+    "points": (_DAILY_POINTS, ("2024-01-10", ["p01", "p02", "p03"])),
+    "streak_days": (_DAILY_DAYS, ("p01", 1000)),
+    "alltime_board": (_ALLTIME_BOARD, (5, 20, 0)),
+    "alltime_count": (_ALLTIME_COUNT, (5,)),
+}
 # A finished attempt's points, deal by deal (numbers from 0).
 _INSERT_DEALS = (
     "INSERT INTO daily_deals (day, player_id, number, points)"
@@ -696,37 +735,24 @@ class PostgresStore:
         return [codec.daily_row(row) for row in rows]
 
     async def daily_finished(self, day: str) -> int:
-        sql = "SELECT count(*) FROM daily_attempts WHERE day = $1 AND total IS NOT NULL"
-        return int(await self._submit(f"daily finished {day}", _fetchval(sql, day)))
+        return int(await self._submit(f"daily finished {day}", _fetchval(_DAILY_FINISHED, day)))
 
     async def daily_rank(self, day: str, total: int) -> int:
-        sql = (
-            "SELECT 1 + count(*) FROM daily_attempts"
-            " WHERE day = $1 AND total IS NOT NULL AND total > $2"
-        )
-        return int(await self._submit(f"daily rank {day}", _fetchval(sql, day, total)))
+        return int(await self._submit(f"daily rank {day}", _fetchval(_DAILY_RANK, day, total)))
 
     async def daily_field(self, day: str) -> list[tuple[int, int, int]]:
-        sql = "SELECT number, players, points FROM daily_field WHERE day = $1 ORDER BY number"
-        rows = await self._submit(f"daily field {day}", _fetch(sql, day))
+        rows = await self._submit(f"daily field {day}", _fetch(_DAILY_FIELD, day))
         return [(n, players, p) for n, players, p in rows]
 
     async def daily_points(self, day: str, player_ids: list[str]) -> dict[str, list[int]]:
         if not player_ids:
             return {}
-        sql = (
-            "SELECT player_id, number, points FROM daily_deals"
-            " WHERE day = $1 AND player_id = ANY($2::text[]) ORDER BY player_id, number"
-        )
-        rows = await self._submit(f"daily points {day}", _fetch(sql, day, list(player_ids)))
-        return codec.daily_points(rows)
+        fetch = _fetch(_DAILY_POINTS, day, list(player_ids))
+        return codec.daily_points(await self._submit(f"daily points {day}", fetch))
 
     async def daily_days(self, player_id: str, limit: int) -> list[str]:
-        sql = (
-            "SELECT day FROM daily_attempts WHERE player_id = $1 AND total IS NOT NULL"
-            " ORDER BY day DESC LIMIT $2"
-        )
-        rows = await self._submit(f"daily days of {player_id!r}", _fetch(sql, player_id, limit))
+        fetch = _fetch(_DAILY_DAYS, player_id, limit)
+        rows = await self._submit(f"daily days of {player_id!r}", fetch)
         return [day for (day,) in rows]
 
     async def close_daily_days(self, before: str) -> list[str]:
@@ -748,18 +774,11 @@ class PostgresStore:
         return await self._submit(f"close daily days before {before}", run)
 
     async def alltime_board(self, min_days: int, offset: int, limit: int) -> list[AlltimeRow]:
-        sql = (  # the page first, along the average's index; then its nicknames
-            "SELECT t.player_id, p.nickname, t.days, t.average FROM ("
-            "SELECT player_id, days, average FROM daily_alltime WHERE days >= $1"
-            " ORDER BY average DESC, player_id LIMIT $2 OFFSET $3"
-            ") t JOIN players p ON p.id = t.player_id ORDER BY t.average DESC, t.player_id"
-        )
-        rows = await self._submit("all-time board", _fetch(sql, min_days, limit, offset))
-        return [codec.alltime_row(row) for row in rows]
+        fetch = _fetch(_ALLTIME_BOARD, min_days, limit, offset)
+        return [codec.alltime_row(row) for row in await self._submit("all-time board", fetch)]
 
     async def alltime_count(self, min_days: int) -> int:
-        sql = "SELECT count(*) FROM daily_alltime WHERE days >= $1"
-        return int(await self._submit("all-time count", _fetchval(sql, min_days)))
+        return int(await self._submit("all-time count", _fetchval(_ALLTIME_COUNT, min_days)))
 
     # ----------------------------------------------------------------- profiles and ratings
 

@@ -47,7 +47,7 @@ from server.store.base import (
 )
 from server.store.migrations import check_newer, list_migrations
 
-__all__ = ["DAILY_BOARD", "PROFILE_QUERIES", "RATING_BOARD", "SqliteStore"]
+__all__ = ["DAILY_BOARD", "DAILY_QUERIES", "PROFILE_QUERIES", "RATING_BOARD", "SqliteStore"]
 
 MAX_BATCH = 2048  # most operations taken off the queue per worker round
 BUSY_TIMEOUT_S = 10.0  # wait this long for another connection's write lock
@@ -76,6 +76,44 @@ DAILY_BOARD = (  # the page first, along the board's index; then its nicknames
     " ORDER BY total DESC, finished_at, player_id LIMIT ? OFFSET ?"
     ") a JOIN players p ON p.id = a.player_id ORDER BY a.total DESC, a.finished_at, a.player_id"
 )
+_DAILY_FINISHED = "SELECT count(*) FROM daily_attempts WHERE day = ? AND total IS NOT NULL"
+_DAILY_RANK = (
+    "SELECT 1 + count(*) FROM daily_attempts WHERE day = ? AND total IS NOT NULL AND total > ?"
+)
+_DAILY_FIELD = "SELECT number, players, points FROM daily_field WHERE day = ? ORDER BY number"
+_DAILY_DAYS = (  # a player's days played, along daily_attempts_player (its WHERE must stay)
+    "SELECT day FROM daily_attempts WHERE player_id = ? AND total IS NOT NULL"
+    " ORDER BY day DESC LIMIT ?"
+)
+_ALLTIME_BOARD = (  # the page first, along the average's index; then its nicknames
+    "SELECT t.player_id, p.nickname, t.days, t.average FROM ("
+    "SELECT player_id, days, average FROM daily_alltime WHERE days >= ?"
+    " ORDER BY average DESC, player_id LIMIT ? OFFSET ?"
+    ") t JOIN players p ON p.id = t.player_id ORDER BY t.average DESC, t.player_id"
+)
+_ALLTIME_COUNT = "SELECT count(*) FROM daily_alltime WHERE days >= ?"
+
+
+def _daily_points(count: int) -> str:
+    """The deal scores of ``count`` players' games of a day, along daily_deals' key."""
+    return (
+        "SELECT player_id, number, points FROM daily_deals WHERE day = ?"
+        f" AND player_id IN ({', '.join('?' * count)}) ORDER BY player_id, number"
+    )
+
+
+# Every query behind a daily board, with example arguments (the tests read their plans).
+DAILY_QUERIES: dict[str, tuple[str, tuple[Any, ...]]] = {
+    "attempt": (_ATTEMPT, ("2024-01-10", "p01")),
+    "board": (DAILY_BOARD, ("2024-01-10", 20, 0)),
+    "count": (_DAILY_FINISHED, ("2024-01-10",)),
+    "rank": (_DAILY_RANK, ("2024-01-10", 800)),
+    "field": (_DAILY_FIELD, ("2024-01-10",)),
+    "points": (_daily_points(3), ("2024-01-10", "p01", "p02", "p03")),
+    "streak_days": (_DAILY_DAYS, ("p01", 1000)),
+    "alltime_board": (_ALLTIME_BOARD, (5, 20, 0)),
+    "alltime_count": (_ALLTIME_COUNT, (5,)),
+}
 # A closed day's finished attempts added to the all-time board: each its total minus the
 # field's sum of deal means (one scalar subquery, evaluated once).  Rows in player order.
 _CLOSE_DAY = (
@@ -570,35 +608,24 @@ class SqliteStore:
         return await self._submit(f"daily board {day}", run)
 
     async def daily_finished(self, day: str) -> int:
-        sql = "SELECT count(*) FROM daily_attempts WHERE day = ? AND total IS NOT NULL"
-        return await self._submit(f"daily finished {day}", self._one, sql, day, _first)
+        return await self._submit(f"daily finished {day}", self._one, _DAILY_FINISHED, day, _first)
 
     async def daily_rank(self, day: str, total: int) -> int:
-        sql = (
-            "SELECT 1 + count(*) FROM daily_attempts"
-            " WHERE day = ? AND total IS NOT NULL AND total > ?"
-        )
-
         def run() -> int:
-            return int(self._db().execute(sql, (day, total)).fetchone()[0])
+            return int(self._db().execute(_DAILY_RANK, (day, total)).fetchone()[0])
 
         return await self._submit(f"daily rank {day}", run)
 
     async def daily_field(self, day: str) -> list[tuple[int, int, int]]:
-        sql = "SELECT number, players, points FROM daily_field WHERE day = ? ORDER BY number"
-
         def run() -> list[tuple[int, int, int]]:
-            return [(n, players, p) for n, players, p in self._db().execute(sql, (day,))]
+            return [(n, players, p) for n, players, p in self._db().execute(_DAILY_FIELD, (day,))]
 
         return await self._submit(f"daily field {day}", run)
 
     async def daily_points(self, day: str, player_ids: list[str]) -> dict[str, list[int]]:
         if not player_ids:
             return {}
-        sql = (
-            "SELECT player_id, number, points FROM daily_deals WHERE day = ?"
-            f" AND player_id IN ({', '.join('?' * len(player_ids))}) ORDER BY player_id, number"
-        )
+        sql = _daily_points(len(player_ids))
 
         def run() -> dict[str, list[int]]:
             return codec.daily_points(self._db().execute(sql, (day, *player_ids)))
@@ -606,13 +633,8 @@ class SqliteStore:
         return await self._submit(f"daily points {day}", run)
 
     async def daily_days(self, player_id: str, limit: int) -> list[str]:
-        sql = (
-            "SELECT day FROM daily_attempts WHERE player_id = ? AND total IS NOT NULL"
-            " ORDER BY day DESC LIMIT ?"
-        )
-
         def run() -> list[str]:
-            return [day for (day,) in self._db().execute(sql, (player_id, limit))]
+            return [day for (day,) in self._db().execute(_DAILY_DAYS, (player_id, limit))]
 
         return await self._submit(f"daily days of {player_id!r}", run)
 
@@ -636,22 +658,14 @@ class SqliteStore:
         return await self._submit(f"close daily days before {before}", run)
 
     async def alltime_board(self, min_days: int, offset: int, limit: int) -> list[AlltimeRow]:
-        sql = (  # the page first, along the average's index; then its nicknames
-            "SELECT t.player_id, p.nickname, t.days, t.average FROM ("
-            "SELECT player_id, days, average FROM daily_alltime WHERE days >= ?"
-            " ORDER BY average DESC, player_id LIMIT ? OFFSET ?"
-            ") t JOIN players p ON p.id = t.player_id ORDER BY t.average DESC, t.player_id"
-        )
-
         def run() -> list[AlltimeRow]:
-            rows = self._db().execute(sql, (min_days, limit, offset))
+            rows = self._db().execute(_ALLTIME_BOARD, (min_days, limit, offset))
             return [codec.alltime_row(row) for row in rows]
 
         return await self._submit("all-time board", run)
 
     async def alltime_count(self, min_days: int) -> int:
-        sql = "SELECT count(*) FROM daily_alltime WHERE days >= ?"
-        return await self._submit("all-time count", self._one, sql, min_days, _first)
+        return await self._submit("all-time count", self._one, _ALLTIME_COUNT, min_days, _first)
 
     # ----------------------------------------------------------------- profiles and ratings
 
