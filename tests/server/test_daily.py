@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import urllib.error
 import urllib.request
 from collections.abc import AsyncIterator
@@ -13,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import structlog
 
 from client import GameClient
 from server.daily.days import closes_at, daily_seed, day_of, moment, previous, streak
@@ -196,6 +198,45 @@ async def test_a_failed_search_is_searched_again_in_the_daily_game(tmp_path: Pat
         assert await actions(h, started["room_id"]) == await actions(h, first)
         again = metric(h, "klaverjas_bot_searches_total", level="strong", purpose="move")
         assert again == 2 * searched + 1  # Bob's CPUs searched as Anna's, and once more
+
+
+async def test_the_seed_is_never_sent_or_logged_before_the_day_is_revealed(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Every frame from the first (the welcome), every HTTP body, and every log line of the
+    server (structlog's and the standard library's) while a day's game is played, resumed
+    and finished, its board and profile read: none holds the day's seed."""
+    caplog.set_level(logging.DEBUG)
+    with structlog.testing.capture_logs() as logs:
+        async with running_harness(tmp_path, "sqlite", daily_deals=1) as h:
+            anna = await GameClient.connect(h.url)
+            h.clients.append(anna)
+            anna.keep = True
+            await anna.hello("Anna")
+            room_id = (await start_daily(anna))["room_id"]
+            again = await GameClient.connect(h.url)  # a second connection resumes it
+            h.clients.append(again)
+            again.keep = True
+            await again.hello(token=anna.token)
+            await start_daily(again)
+            await finish(anna, room_id)
+            await board(anna)
+            await anna.request({"type": "get_profile"}, "profile")
+            await anna.request({"type": "get_record", "match_id": room_id}, "error")
+            await anna.request({"type": "review", "match_id": room_id}, "error")
+            bodies = [
+                (await http(h, path, anna.token))[1].decode()
+                for path in ("/leaderboard/daily", f"/players/{anna.player_id}",
+                             f"/matches/{room_id}", "/leaderboard/daily/alltime")
+            ]  # fmt: skip
+            seed = await today_seed(h)
+    assert anna.seen[0]["type"] == "welcome" and again.seen[0]["type"] == "welcome"
+    assert any(f["type"] == "snapshot" and f["room_id"] == room_id for f in again.seen)
+    assert any(entry["event"] == "daily_finished" for entry in logs)  # the logs were read
+    said = json.dumps([anna.seen, again.seen, bodies, logs], default=str)
+    said += "\n".join(record.getMessage() for record in caplog.records)
+    for form in (str(seed), hex(seed), f"{seed:x}"):
+        assert form not in said
 
 
 async def test_one_attempt_a_day_resumed_after_a_drop(harness: Harness) -> None:
