@@ -10,7 +10,7 @@ import {
 } from './state.js';
 import {
   applyPreset, buildCpuLevels, buildForm, buildNewGameForm, createMessage, loadCatalog, loadForm,
-  newGameMessage, renderLobby, saveForm, saveNewGame, setEndLimits, wireRated, buildSheetForm,
+  newGameMessage, newGameSummary, renderLobby, saveForm, saveNewGame, setEndLimits, wireRated, buildSheetForm,
 } from './lobby.js';
 import { renderTable, renderTimer } from './table.js';
 import { renderTournament } from './tournament.js';
@@ -579,9 +579,28 @@ function joinByInvite(raw) {
 
 // -- solo games and the daily game ---------------------------------------------------------
 
+// The New game form, once the catalog has filled it in with the choices last played.
+let newGameReady = null;
+let newGameSent = 0; // when New game last sent new_game (a double click starts one game)
+
 function openNewGame() {
   const dialog = $('#new-game');
   if (!dialog.open) dialog.showModal();
+}
+
+// New game: one click starts a game at once with the rules last chosen on this device (the
+// form's values; "Change rules" opens the form).
+function startNewGame() {
+  if (Date.now() - newGameSent < 2000) return;
+  newGameSent = Date.now();
+  newGameReady.then(() => {
+    app.openNext = true;
+    if (send(newGameMessage($('#new-game-form'))) === null) newGameSent = 0;
+  });
+}
+
+function showNewGameChoice(form) {
+  $('#new-game-choice').textContent = newGameSummary(form);
 }
 
 function playDaily() {
@@ -880,6 +899,8 @@ function onClick(event) {
   if (el.closest('#hand') && d.card) {
     act(d.card);
   } else if (el.id === 'new-game-button' || d.newGame !== undefined) {
+    startNewGame();
+  } else if (el.id === 'new-game-rules') {
     openNewGame();
   } else if (d.closeDialog !== undefined) {
     el.closest('dialog')?.close();
@@ -1089,15 +1110,19 @@ function wireForms() {
   const newGame = $('#new-game-form');
   const playButton = newGame.querySelector('button[type=submit]');
   playButton.disabled = true;
-  catalogReady.then(() => {
+  newGameReady = catalogReady.then(() => {
     buildNewGameForm(newGame);
+    showNewGameChoice(newGame);
     playButton.disabled = false;
   });
   newGame.elements.preset.addEventListener('change', () => {
     applyPreset(newGame, newGame.elements.preset.value, { length: false });
   });
   newGame.elements.end.addEventListener('change', () => setEndLimits(newGame));
-  newGame.addEventListener('change', () => saveNewGame(newGame));
+  newGame.addEventListener('change', () => {
+    saveNewGame(newGame);
+    showNewGameChoice(newGame);
+  });
   newGame.addEventListener('submit', (event) => {
     event.preventDefault();
     saveNewGame(newGame);

@@ -394,6 +394,15 @@ export function saveNewGame(form) {
   }
 }
 
+// The New game choices in a few words: "Strong CPUs · Amsterdam · 16 deals".
+export function newGameSummary(form) {
+  const f = form.elements;
+  const n = Math.round(Number(f.end_value.value));
+  const length = f.end.value === 'deals' ? `${n} ${n === 1 ? 'deal' : 'deals'}` : `to ${n} points`;
+  const variant = OPTION_WORDS.variant[f.variant.value] ?? f.variant.value;
+  return `${levelName(f.level.value)} CPUs · ${variant} · ${length}`;
+}
+
 // The new_game message from the form's values.
 export function newGameMessage(form) {
   const f = form.elements;

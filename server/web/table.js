@@ -339,7 +339,7 @@ function renderResult(app, m) {
     next = h('button', { type: 'button', class: 'primary', dataset: { openBoards: '', date: day } },
       !day || day === todayUtc() ? 'See today’s board' : `See the board of ${day}`);
   } else if (mode === 'solo') {
-    next = h('button', { type: 'button', class: 'primary', dataset: { newGame: '' }, 'aria-haspopup': 'dialog' }, 'New game');
+    next = h('button', { type: 'button', class: 'primary', dataset: { newGame: '' } }, 'New game');
   }
   const review = reviewOpen(m.room)
     ? h('button', { type: 'button', dataset: { reviewMatch: m.roomId, key: 'review' } }, 'Review this match')
