@@ -3,7 +3,7 @@
 import { $, h, patch, show } from './dom.js';
 import { rematchState, rematchWords, tournamentInfo } from './state.js';
 import { rematchPlayers } from './widgets.js';
-import { untilMidnight } from './daily.js';
+import { todayUtc, untilMidnight } from './daily.js';
 
 // The rule options, presets and limits are the server's (GET /rules): the form offers
 // what the server accepts, and only the words for each value live here.
@@ -135,8 +135,10 @@ export function renderLobby(app) {
   patch($('#my-rooms'), mine.map((m) => myRoomItem(m)));
   show($('#my-rooms-panel'), mine.length > 0);
 
-  // The daily game: today's attempt under way, or played already (daily_start refused).
-  const daily = mine.some((m) => m.room.mode === 'daily' && !m.result);
+  // The daily game: today's attempt under way (yesterday's, still open after midnight, is
+  // among your tables), or played already (daily_start refused).
+  const today = todayUtc();
+  const daily = mine.some((m) => m.room.mode === 'daily' && !m.result && (m.room.day ?? today) === today);
   const button = $('#daily-button');
   const label = daily ? 'Continue the daily game' : 'Daily game';
   if (button.textContent !== label) button.textContent = label;
