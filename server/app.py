@@ -23,6 +23,7 @@ from .cluster import ClusterRouter
 from .config import Settings
 from .connection import Client
 from .daily import Daily
+from .daily.days import closes_at
 from .endpoints import Endpoints
 from .events import Events
 from .journal import Journal
@@ -68,7 +69,7 @@ class Server:
         )  # this node's own pool of search processes
         ports = Ports(
             settings, clock, journal, self.router, self.events, self.identity.nicknames,
-            self.metrics, self.bots,
+            self.metrics, self.bots, lambda day: closes_at(day, settings.daily_grace),
         )  # fmt: skip
         self.rooms = Rooms(ports, store, self.identity)
         self.tournaments = Tournaments(ports, store, self.identity, self.rooms)

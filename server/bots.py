@@ -8,6 +8,12 @@ at most ``workers + queue`` searches at a time: beyond that it is *saturated*, a
 is decided by ``heuristic`` at once (counted as a fallback) while a hint is refused with
 :data:`BOTS_BUSY` (our condition, with a retry hint: no strike).
 
+A move asked with ``wait`` (the daily game's: everyone's CPUs must decide alike, so a move
+is never played by another policy) is not decided by ``heuristic`` when the pool is full:
+it waits for a place, and takes the first that frees, before any other search.  Each room
+asks one decision at a time (and cancels one it no longer wants), so the searches waiting
+are at most the daily games in play, and each runs once those before it have taken a place.
+
 A budget of 0 turns searching off: ``strong`` then plays as ``heuristic``, and hints are
 refused.
 
@@ -21,6 +27,7 @@ point (``if __name__ == "__main__":``); ``klaverjas serve`` and ``python -m comm
 from __future__ import annotations
 
 import asyncio
+import collections
 import concurrent.futures
 import multiprocessing
 import random
@@ -28,6 +35,7 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from engine.policies import HeuristicPolicy, StrongPolicy, policy
@@ -90,19 +98,24 @@ class Bots:
         self.metrics = metrics
         self._pool: concurrent.futures.ProcessPoolExecutor | None = None
         self._running: set[asyncio.Future[Any]] = set()
+        self._waiting: collections.deque[Waiting] = collections.deque()  # for a place
         self._lock = threading.Lock()  # jobs are handed to the pool from threads
         self._closed = False
-        metrics.bot_pending.set_function(lambda: len(self._live()))
+        metrics.bot_pending.set_function(lambda: len(self._live()) + len(self._waiting))
 
-    def decide(self, level: str, view: View, seed: str) -> asyncio.Future[str]:
+    def decide(self, level: str, view: View, seed: str, wait: bool = False) -> asyncio.Future[str]:
         """The action ``level`` takes for ``view``'s seat: at once for the cheap levels (and
-        for a full pool: ``heuristic``), else when a worker has searched."""
+        for a full pool: ``heuristic``, unless it may ``wait`` for a place), else when a
+        worker has searched."""
         self.metrics.bot_searches.labels(level, "move").inc()
         if level in INLINE:
             return _done(decide(level, view, seed, self.budget)[0])
         if self.budget < 1:  # searching is turned off: strong plays as heuristic
             return _done(fallback(view, seed))
         searched = self.submit(decide, level, view, seed, self.budget)
+        if searched is None and wait and not self._closed:
+            self.metrics.bot_waits.inc()
+            searched = self._wait(decide, level, view, seed, self.budget)
         if searched is None:
             self.metrics.bot_fallbacks.labels("move").inc()
             return _done(fallback(view, seed))
@@ -124,13 +137,32 @@ class Bots:
 
     def submit(self, fn: Callable[..., tuple[Any, float]], *args: Any) -> asyncio.Future | None:
         """``fn(*args)`` in a worker, as a future of its ``(answer, seconds)``; None when
-        ``capacity`` searches are already running or queued."""
-        if self._closed or len(self._live()) >= self.capacity:
+        ``capacity`` searches are already running or queued, or searches wait for a place."""
+        self._admit()
+        if self._closed or self._waiting or len(self._live()) >= self.capacity:
             return None
+        return self._start(fn, *args)
+
+    def _start(self, fn: Callable[..., tuple[Any, float]], *args: Any) -> asyncio.Future:
         task = asyncio.ensure_future(self._search(fn, *args))
         self._running.add(task)
         task.add_done_callback(self._measure)
+        task.add_done_callback(lambda _: self._admit())
         return task
+
+    def _wait(self, fn: Callable[..., tuple[Any, float]], *args: Any) -> asyncio.Future:
+        """``fn(*args)`` once a place frees (before any other search), as :meth:`submit`'s
+        future; cancelling it before then takes it out of the line."""
+        waiting = Waiting(fn, args, asyncio.get_running_loop().create_future())
+        self._waiting.append(waiting)
+        return waiting.answer
+
+    def _admit(self) -> None:
+        """Start the searches waiting for a place, first come first, while there is one."""
+        while self._waiting and not self._closed and len(self._live()) < self.capacity:
+            waiting = self._waiting.popleft()
+            if not waiting.answer.done():  # (a cancelled one leaves the line)
+                _chain(self._start(waiting.fn, *waiting.args), waiting.answer)
 
     async def _search(self, fn: Callable[..., tuple[Any, float]], *args: Any) -> Any:
         # Handing a job to the pool may start the forkserver and spawn a worker, which
@@ -168,6 +200,8 @@ class Bots:
         """Cancel what is queued, let the running searches end (a budget bounds them), stop
         the workers (idempotent)."""
         self._closed = True
+        while self._waiting:
+            self._waiting.popleft().answer.cancel()
         with self._lock:
             pool, self._pool = self._pool, None
         if pool is not None:
@@ -186,6 +220,41 @@ class Bots:
         return _first(searched)
 
 
+@dataclass(frozen=True, slots=True)
+class Waiting:
+    """A search waiting for a place in the pool, and the future of its answer."""
+
+    fn: Callable[..., tuple[Any, float]]
+    args: tuple[Any, ...]
+    answer: asyncio.Future[Any]
+
+
+def _chain(
+    source: asyncio.Future[Any],
+    target: asyncio.Future[Any],
+    pick: Callable[[Any], Any] | None = None,
+) -> None:
+    """``target`` gets ``source``'s outcome (its result through ``pick``); cancelling
+    ``target`` cancels ``source``."""
+
+    def done(_: asyncio.Future[Any]) -> None:
+        if target.done():
+            return
+        if source.cancelled():
+            target.cancel()
+        elif (error := source.exception()) is not None:
+            target.set_exception(error)
+        else:
+            target.set_result(source.result() if pick is None else pick(source.result()))
+
+    def cancelled(_: asyncio.Future[Any]) -> None:
+        if target.cancelled():
+            source.cancel()
+
+    source.add_done_callback(done)
+    target.add_done_callback(cancelled)
+
+
 def _done(value: Any) -> asyncio.Future[Any]:
     future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
     future.set_result(value)
@@ -195,21 +264,5 @@ def _done(value: Any) -> asyncio.Future[Any]:
 def _first(searched: asyncio.Future[tuple[Any, float]]) -> asyncio.Future[Any]:
     """The answer of a ``(answer, seconds)`` future; cancelling it cancels the search."""
     answer: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-
-    def done(_: asyncio.Future[Any]) -> None:
-        if answer.done():
-            return
-        if searched.cancelled():
-            answer.cancel()
-        elif (error := searched.exception()) is not None:
-            answer.set_exception(error)
-        else:
-            answer.set_result(searched.result()[0])
-
-    def cancelled(_: asyncio.Future[Any]) -> None:
-        if answer.cancelled():
-            searched.cancel()
-
-    searched.add_done_callback(done)
-    answer.add_done_callback(cancelled)
+    _chain(searched, answer, lambda result: result[0])
     return answer

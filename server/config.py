@@ -53,6 +53,8 @@ class Settings:
     bot_queue: int = 4  # searches that may wait for a busy worker before moves fall back
     bot_budget: int = DEFAULT_BUDGET  # thousands of solver nodes a strong decision visits; 0: none
     daily_deals: int = 16  # deals of the daily game
+    daily_grace: float = 7200.0  # seconds after midnight a day's game may still be finished
+    # (at most a day): then it is closed unfinished, and the day's results are revealed
     daily_secret: str | None = None  # the daily seed's key (default: one kept in the database)
 
     @classmethod

@@ -1,9 +1,10 @@
 """The HTTP side of the server's port: health, metrics, the rule catalog, finished match
 records, the daily boards, the actors this process runs, and the browser client's files.
 
-Read-only JSON; a bad query gets 400 with ``{"error": code, "message": ...}``.  Today's
-daily board needs the token of a player who finished today's game
-(``Authorization: Bearer <token>``); past days are public."""
+Read-only JSON; a bad query gets 400 with ``{"error": code, "message": ...}``.  A day's
+daily board needs the token of a player who finished that day's game
+(``Authorization: Bearer <token>``) until the day's results are revealed (its games closed,
+after midnight and a grace); then it is public."""
 
 from __future__ import annotations
 
@@ -137,7 +138,8 @@ class Endpoints:
         )
 
     async def player_pages(self, path: str, request: Request) -> Response:
-        """The rating board (the token's own row with a token) and a player's profile."""
+        """The rating board (the token's own row with a token) and a player's profile (with
+        the token of that player, as its player sees it)."""
         query = _query(request.path, {"offset", "limit"})
         offset = _number(query, "offset", 0, 0, 1_000_000)
         limit = _number(query, "limit", 20, 1, BOARD_PAGE)
@@ -149,8 +151,10 @@ class Endpoints:
         player_id = path.removeprefix("/players/")
         if not 1 <= len(player_id) <= 40:
             raise ProtocolError("no_such_player", "no such player")
-        body = await self.players.profile(player_id, offset, limit)
-        return response(HTTPStatus.OK, _json(body), "application/json", cache=PUBLIC_PLAYERS)
+        viewer = await self._viewer(request)
+        body = await self.players.profile(player_id, offset, limit, viewer)
+        cache = PUBLIC_PLAYERS if viewer is None else "private, max-age=30"
+        return response(HTTPStatus.OK, _json(body), "application/json", cache=cache)
 
     async def board(self, path: str, request: Request) -> Response:
         query = _query(request.path, {"date", "offset", "limit"})
@@ -166,7 +170,7 @@ class Endpoints:
                 raise ProtocolError("invalid_field", "date: a day as YYYY-MM-DD")
         viewer = await self._viewer(request)
         body = await self.daily.board(viewer, day, offset, limit)
-        cache = "private, no-store" if body["date"] == self.daily.today() else PUBLIC_BOARD
+        cache = PUBLIC_BOARD if self.daily.revealed(body["date"]) else "private, no-store"
         return response(HTTPStatus.OK, _json(body), "application/json", cache=cache)
 
     async def _viewer(self, request: Request) -> str | None:

@@ -43,8 +43,16 @@ class Metrics:
             ["purpose"],
             registry=r,
         )
+        self.bot_waits = Counter(
+            "klaverjas_bot_waits",
+            "Moves of the daily game that waited for a place in a full worker pool (never "
+            "played by heuristic instead)",
+            registry=r,
+        )
         self.bot_pending = Gauge(
-            "klaverjas_bot_pending", "Searches running or queued in the worker pool", registry=r
+            "klaverjas_bot_pending",
+            "Searches running or queued in the worker pool, or waiting for a place",
+            registry=r,
         )
 
     def render(self) -> bytes:

@@ -139,7 +139,7 @@ class Session:
                 client.send(reply(m, {"type": "daily_alltime", **board}))
             case p.GetProfile():
                 who = m.player_id or client.player_id
-                profile = await self.players.profile(who, m.offset, m.limit)
+                profile = await self.players.profile(who, m.offset, m.limit, client.player_id)
                 client.send(reply(m, {"type": "profile", **profile}))
             case p.RatingBoard():
                 board = await self.players.board(client.player_id, m.offset, m.limit)

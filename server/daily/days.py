@@ -1,8 +1,9 @@
 """Days and the daily seed (pure: the caller passes the time and the secret).
 
 A day is a UTC date written ``YYYY-MM-DD``.  A day's seed is an HMAC of the day under a
-server secret: nobody can compute it without the secret, and it is revealed (with the
-records of that day's games) only once the day is over.
+server secret: nobody can compute it without the secret.  A day's game may be played until
+the day is over plus a grace (:func:`closes_at`): then any attempt still running is closed
+unfinished, and only then are the day's results revealed (its deals, its records).
 """
 
 from __future__ import annotations
@@ -14,11 +15,17 @@ import re
 
 _DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 SEED_BITS = 62  # as the seeds of other rooms
+DAY_SECONDS = 86_400
 
 
 def day_of(wall: float) -> str:
     """The UTC day of an epoch time."""
     return dt.datetime.fromtimestamp(wall, dt.UTC).date().isoformat()
+
+
+def moment(wall: float) -> str:
+    """An epoch time in words: ``02:00 UTC on 2027-01-16``."""
+    return dt.datetime.fromtimestamp(wall, dt.UTC).strftime("%H:%M UTC on %Y-%m-%d")
 
 
 def parse_day(text: str) -> str | None:
@@ -29,6 +36,14 @@ def parse_day(text: str) -> str | None:
         return dt.date.fromisoformat(text).isoformat()
     except ValueError:
         return None
+
+
+def closes_at(day: str, grace: float) -> float:
+    """The epoch time at which ``day``'s games close and its results are revealed: the
+    midnight that ends it, plus ``grace`` seconds (at most a day: the all-time board takes
+    in the days before yesterday)."""
+    start = dt.datetime.combine(dt.date.fromisoformat(day), dt.time(), dt.UTC)
+    return start.timestamp() + DAY_SECONDS + min(max(0.0, grace), DAY_SECONDS)
 
 
 def previous(day: str) -> str:

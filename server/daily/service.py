@@ -10,8 +10,13 @@ again after a restart) its total and deal scores are recorded once.
 
 A deal is scored against the field: the player's team's points minus the mean of everyone
 who has finished that day's game; so a day's ranking by total is its ranking by difference.
-Today's results are shown only to players who have finished today's game, and the seed of
-a day (in its games' records) only once the day is over.
+
+A day's game may be played until the day is over plus ``Settings.daily_grace``; then an
+attempt still running is closed unfinished (its room's actor closes it: no result).  Until
+that moment a day's results are shown only to players who have finished its game, and
+nothing holding its seed or a game's course is shown to anyone (its deals, its best games'
+deal scores, its records and reviews, a game's result in its player's profile): once it
+has passed, no attempt of that day can be played any more, and they are revealed.
 """
 
 from __future__ import annotations
@@ -32,7 +37,7 @@ from ..router import ROOM, Ref
 from ..store.base import DailyAttempt, DailyRow, StoreError
 from ..table import entries
 from ..table.room import LIVE
-from .days import daily_seed, day_of, previous, streak
+from .days import daily_seed, day_of, moment, previous, streak
 
 if TYPE_CHECKING:
     from ..peer import Peer
@@ -129,11 +134,26 @@ class Daily:
         await self.store.finish_daily(day, player, match.totals[0], points, wall)
         return await self.store.daily_attempt(day, player)
 
+    def closes_at(self, day: str) -> float:
+        """When ``day``'s games close and its results are revealed (epoch seconds)."""
+        return self.ports.day_closes(day)
+
+    def revealed(self, day: str) -> bool:
+        """Whether ``day``'s games are closed and its results shown to everyone."""
+        return self.ports.clock.wall() >= self.closes_at(day)
+
+    def first_hidden(self) -> str:
+        """The first day whose results are not revealed yet: yesterday until its games
+        close, then today."""
+        today = self.today()
+        yesterday = previous(today)
+        return today if self.revealed(yesterday) else yesterday
+
     def hidden(self, record: dict[str, Any]) -> bool:
-        """Whether a match record may not be shown yet: a daily game's, before its day is
-        over (it holds the day's seed)."""
+        """Whether a match record may not be shown yet: a daily game's, before its day's
+        results are revealed (it holds the day's seed)."""
         day = record.get("daily")
-        return isinstance(day, str) and day >= self.today()
+        return isinstance(day, str) and not self.revealed(day)
 
     # -- boards ----------------------------------------------------------------------------
 
@@ -146,10 +166,9 @@ class Daily:
         if day > today:
             raise p.ProtocolError("no_such_day", f"{day} has not come yet (today is {today})")
         mine = None if viewer is None else await self._attempt(day, viewer)
-        if day == today and (mine is None or not mine.finished):
-            raise p.ProtocolError(
-                "daily_not_finished", "today's results show once you have finished today's game"
-            )
+        revealed = self.revealed(day)
+        if not revealed and (mine is None or not mine.finished):
+            raise p.ProtocolError("daily_not_finished", self._unrevealed(day, today))
         field = await self.store.daily_field(day)
         par = sum(points / players for _, players, points in field)
         rows = await self.store.daily_board(day, offset, limit)
@@ -173,8 +192,8 @@ class Daily:
             }
         if viewer is not None:
             board["streak"] = streak(await self.store.daily_days(viewer, STREAK_DAYS), today)
-        if day < today:
-            board["deals"] = await self._revealed(day, len(field))
+        if revealed:
+            board["deals"] = await self._deals(day, len(field))
             best = await self.store.daily_board(day, 0, BEST_SHOWN)
             points = await self.store.daily_points(day, [row.player_id for row in best])
             board["best"] = [
@@ -182,6 +201,15 @@ class Daily:
                 for row in best
             ]
         return board
+
+    def _unrevealed(self, day: str, today: str) -> str:
+        """Why ``day``'s board is refused: its results are not revealed yet."""
+        if day == today:
+            return "today's results show once you have finished today's game"
+        return (
+            f"the results of {day} show once you have finished its game, or to everyone "
+            f"from {moment(self.closes_at(day))}, when its last games close"
+        )
 
     async def _ranked(
         self, day: str, rows: list[DailyRow], offset: int, par: float
@@ -200,7 +228,7 @@ class Daily:
             })  # fmt: skip
         return ranked
 
-    async def _revealed(self, day: str, deals: int) -> list[dict[str, Any]]:
+    async def _deals(self, day: str, deals: int) -> list[dict[str, Any]]:
         """A past day's deals as they were dealt (the first dealer is seat 0)."""
         seed, rules = await self.seed(day), self.rules
         shown = []

@@ -10,10 +10,16 @@ the server was playing it, away, when it ended) scores a loss.  All of a
 match's writes are one transaction keyed by the match, so a match's ending published
 again (a restart, a takeover, another node) changes nothing.  Tournament places are
 recorded once per tournament and player.
+
+A daily game's result is its player's alone until its day's results are revealed
+(:meth:`server.daily.Daily.revealed`): anyone else sees its history line without its
+score, won or abandoned, and the counters but ``matches`` without it (the store keeps each
+daily game's part of them, ``player_daily``): no difference of two profiles gives it away.
 """
 
 from __future__ import annotations
 
+from dataclasses import fields, replace
 from typing import TYPE_CHECKING, Any
 
 from .. import protocol as p
@@ -25,6 +31,7 @@ from ..store.base import (
     MatchResult,
     NewRating,
     PlayerResult,
+    PlayerStats,
     Rater,
     RatingRow,
 )
@@ -130,15 +137,22 @@ class Players:
             "you": you,
         }
 
-    async def profile(self, player_id: str, offset: int, limit: int) -> dict[str, Any]:
-        """A player's profile, with ``limit`` matches of their history from ``offset``."""
-        found = await self.store.profile(player_id, offset, limit, RECENT)
+    async def profile(
+        self, player_id: str, offset: int, limit: int, viewer: str | None = None
+    ) -> dict[str, Any]:
+        """A player's profile, with ``limit`` matches of their history from ``offset``, as
+        ``viewer`` (None: anonymous) may see it: a daily game's result is its player's
+        alone until its day's results are revealed."""
+        own = viewer == player_id
+        hidden_from = None if own else self.daily.first_hidden()
+        found = await self.store.profile(player_id, offset, limit, RECENT, hidden_from)
         if found is None:
             raise p.ProtocolError("no_such_player", f"no player {player_id!r}")
-        return self._shown(found, offset)
+        return self._shown(found, offset, own)
 
-    def _shown(self, f: Profile, offset: int) -> dict[str, Any]:
-        s = f.stats
+    def _shown(self, f: Profile, offset: int, own: bool) -> dict[str, Any]:
+        # (others see its line, so ``matches`` counts it: the page count of the history)
+        s = f.stats if own else _without(f.stats, replace(f.unrevealed, matches=0))
         return {
             "player_id": f.player_id,
             "nickname": f.nickname,
@@ -176,12 +190,12 @@ class Players:
                 ],
             },
             "offset": offset,
-            "history": [self._line(line) for line in f.matches],
+            "history": [self._line(line, own) for line in f.matches],
         }
 
-    def _line(self, m: MatchLine) -> dict[str, Any]:
-        hidden = m.day is not None and self.daily.hidden({"daily": m.day})
-        return {
+    def _line(self, m: MatchLine, own: bool) -> dict[str, Any]:
+        hidden = m.day is not None and not self.daily.revealed(m.day)
+        line = {
             "match_id": m.match_id,
             "at": m.at,
             "mode": m.mode,
@@ -195,6 +209,15 @@ class Players:
             "rating_change": None if m.rating_change is None else round(m.rating_change, 2),
             "record": None if hidden else f"/matches/{m.match_id}",
         }
+        if hidden and not own:  # its result is its player's alone until the day is revealed
+            line["won"] = line["abandoned"] = line["score"] = None
+        return line
+
+
+def _without(stats: PlayerStats, part: PlayerStats) -> PlayerStats:
+    """``stats`` less ``part`` (counter by counter)."""
+    less = {f.name: getattr(stats, f.name) - getattr(part, f.name) for f in fields(stats)}
+    return replace(stats, **less)
 
 
 def _rating(row: RatingRow, rank: int | None) -> dict[str, Any]:

@@ -241,6 +241,8 @@ class Profile:
     matches: list[MatchLine]  # the page asked for, the latest first
     places: list[PlaceRow]  # the latest first
     place_counts: dict[int, int] = field(default_factory=dict)  # place -> tournaments
+    unrevealed: PlayerStats = PlayerStats()  # the part of ``stats`` from daily games of days
+    # not yet revealed (read only when asked for: see ``Store.profile``)
 
 
 @dataclass(frozen=True, slots=True)
@@ -406,6 +408,10 @@ class Store(Protocol):
     async def rating_of(self, player_id: str) -> tuple[RatingRow, int | None] | None:
         """A player's rating and its rank on the board (None if not listed)."""
 
-    async def profile(self, player_id: str, offset: int, limit: int, recent: int) -> Profile | None:
+    async def profile(
+        self, player_id: str, offset: int, limit: int, recent: int, hidden_from: str | None = None
+    ) -> Profile | None:
         """A player's profile: ``limit`` matches of their history from ``offset``, the
-        ``recent`` latest ratings and places.  None for an unknown player."""
+        ``recent`` latest ratings and places, and with ``hidden_from`` (a day) the part of
+        its counters from daily games of that day and later (``unrevealed``).  None for an
+        unknown player."""

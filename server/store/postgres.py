@@ -49,6 +49,7 @@ from server.store.base import (
     LogEntry,
     MatchResult,
     PlayerRow,
+    PlayerStats,
     Profile,
     Rater,
     RatingRow,
@@ -60,7 +61,14 @@ from server.store.base import (
 )
 from server.store.migrations import check_newer, list_migrations
 
-__all__ = ["DAILY_BOARD", "PROFILE_QUERIES", "RATING_BOARD", "PostgresStore", "migration_lock_key"]
+__all__ = [
+    "DAILY_BOARD",
+    "DAILY_QUERIES",
+    "PROFILE_QUERIES",
+    "RATING_BOARD",
+    "PostgresStore",
+    "migration_lock_key",
+]
 
 CONNECT_TIMEOUT_S = 5.0  # establishing a connection, or waiting for a free one
 COMMAND_TIMEOUT_S = 5.0  # one statement
@@ -92,6 +100,38 @@ DAILY_BOARD = (  # the page first, along the board's index; then its nicknames
     " ORDER BY total DESC, finished_at, player_id LIMIT $2 OFFSET $3"
     ") a JOIN players p ON p.id = a.player_id ORDER BY a.total DESC, a.finished_at, a.player_id"
 )
+_DAILY_FINISHED = "SELECT count(*) FROM daily_attempts WHERE day = $1 AND total IS NOT NULL"
+_DAILY_RANK = (
+    "SELECT 1 + count(*) FROM daily_attempts WHERE day = $1 AND total IS NOT NULL AND total > $2"
+)
+_DAILY_FIELD = "SELECT number, players, points FROM daily_field WHERE day = $1 ORDER BY number"
+_DAILY_POINTS = (
+    "SELECT player_id, number, points FROM daily_deals"
+    " WHERE day = $1 AND player_id = ANY($2::text[]) ORDER BY player_id, number"
+)
+_DAILY_DAYS = (  # a player's days played, along daily_attempts_player (its WHERE must stay)
+    "SELECT day FROM daily_attempts WHERE player_id = $1 AND total IS NOT NULL"
+    " ORDER BY day DESC LIMIT $2"
+)
+_ALLTIME_BOARD = (  # the page first, along the average's index; then its nicknames
+    "SELECT t.player_id, p.nickname, t.days, t.average FROM ("
+    "SELECT player_id, days, average FROM daily_alltime WHERE days >= $1"
+    " ORDER BY average DESC, player_id LIMIT $2 OFFSET $3"
+    ") t JOIN players p ON p.id = t.player_id ORDER BY t.average DESC, t.player_id"
+)
+_ALLTIME_COUNT = "SELECT count(*) FROM daily_alltime WHERE days >= $1"
+# Every query behind a daily board, with example arguments (the tests read their plans).
+DAILY_QUERIES: dict[str, tuple[str, tuple[Any, ...]]] = {
+    "attempt": (_ATTEMPT, ("2024-01-10", "p01")),
+    "board": (DAILY_BOARD, ("2024-01-10", 20, 0)),
+    "count": (_DAILY_FINISHED, ("2024-01-10",)),
+    "rank": (_DAILY_RANK, ("2024-01-10", 800)),
+    "field": (_DAILY_FIELD, ("2024-01-10",)),
+    "points": (_DAILY_POINTS, ("2024-01-10", ["p01", "p02", "p03"])),
+    "streak_days": (_DAILY_DAYS, ("p01", 1000)),
+    "alltime_board": (_ALLTIME_BOARD, (5, 20, 0)),
+    "alltime_count": (_ALLTIME_COUNT, (5,)),
+}
 # A finished attempt's points, deal by deal (numbers from 0).
 _INSERT_DEALS = (
     "INSERT INTO daily_deals (day, player_id, number, points)"
@@ -151,6 +191,9 @@ _PLACES = (
     " ORDER BY at DESC, tournament_id DESC LIMIT $2"
 )
 _PLACE_COUNTS = "SELECT place, count(*) FROM player_places WHERE player_id = $1 GROUP BY place"
+_UNREVEALED = (  # along player_daily's key
+    f"SELECT {codec.DAILY_PART_SUMS} FROM player_daily WHERE player_id = $1 AND day >= $2"
+)
 # Every query behind a board or a profile, with example arguments (the tests read their plans).
 PROFILE_QUERIES: dict[str, tuple[str, tuple[Any, ...]]] = {
     "board": (RATING_BOARD, (20, 0)),
@@ -162,6 +205,7 @@ PROFILE_QUERIES: dict[str, tuple[str, tuple[Any, ...]]] = {
     "ratings": (_POINTS, ("p", 20)),
     "places": (_PLACES, ("p", 20)),
     "place_counts": (_PLACE_COUNTS, ("p",)),
+    "unrevealed": (_UNREVEALED, ("p", "2027-01-15")),
 }
 # A match's players' rating rows, made if missing (placeholders: matches 0, replaced in the
 # same transaction), so that every one of them can be locked; then locked in id order.
@@ -193,6 +237,10 @@ _ADD_STATS = (
 _ADD_LINE = (
     f"INSERT INTO player_matches (player_id, {codec.LINE_COLS})"
     " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) ON CONFLICT DO NOTHING"
+)
+_ADD_DAILY_PART = (
+    f"INSERT INTO player_daily (player_id, {codec.DAILY_PART_COLS})"
+    " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT DO NOTHING"
 )
 _RETRIES = 3  # a recording that deadlocks with another (PostgreSQL breaks it) is run again
 
@@ -687,37 +735,24 @@ class PostgresStore:
         return [codec.daily_row(row) for row in rows]
 
     async def daily_finished(self, day: str) -> int:
-        sql = "SELECT count(*) FROM daily_attempts WHERE day = $1 AND total IS NOT NULL"
-        return int(await self._submit(f"daily finished {day}", _fetchval(sql, day)))
+        return int(await self._submit(f"daily finished {day}", _fetchval(_DAILY_FINISHED, day)))
 
     async def daily_rank(self, day: str, total: int) -> int:
-        sql = (
-            "SELECT 1 + count(*) FROM daily_attempts"
-            " WHERE day = $1 AND total IS NOT NULL AND total > $2"
-        )
-        return int(await self._submit(f"daily rank {day}", _fetchval(sql, day, total)))
+        return int(await self._submit(f"daily rank {day}", _fetchval(_DAILY_RANK, day, total)))
 
     async def daily_field(self, day: str) -> list[tuple[int, int, int]]:
-        sql = "SELECT number, players, points FROM daily_field WHERE day = $1 ORDER BY number"
-        rows = await self._submit(f"daily field {day}", _fetch(sql, day))
+        rows = await self._submit(f"daily field {day}", _fetch(_DAILY_FIELD, day))
         return [(n, players, p) for n, players, p in rows]
 
     async def daily_points(self, day: str, player_ids: list[str]) -> dict[str, list[int]]:
         if not player_ids:
             return {}
-        sql = (
-            "SELECT player_id, number, points FROM daily_deals"
-            " WHERE day = $1 AND player_id = ANY($2::text[]) ORDER BY player_id, number"
-        )
-        rows = await self._submit(f"daily points {day}", _fetch(sql, day, list(player_ids)))
-        return codec.daily_points(rows)
+        fetch = _fetch(_DAILY_POINTS, day, list(player_ids))
+        return codec.daily_points(await self._submit(f"daily points {day}", fetch))
 
     async def daily_days(self, player_id: str, limit: int) -> list[str]:
-        sql = (
-            "SELECT day FROM daily_attempts WHERE player_id = $1 AND total IS NOT NULL"
-            " ORDER BY day DESC LIMIT $2"
-        )
-        rows = await self._submit(f"daily days of {player_id!r}", _fetch(sql, player_id, limit))
+        fetch = _fetch(_DAILY_DAYS, player_id, limit)
+        rows = await self._submit(f"daily days of {player_id!r}", fetch)
         return [day for (day,) in rows]
 
     async def close_daily_days(self, before: str) -> list[str]:
@@ -739,18 +774,11 @@ class PostgresStore:
         return await self._submit(f"close daily days before {before}", run)
 
     async def alltime_board(self, min_days: int, offset: int, limit: int) -> list[AlltimeRow]:
-        sql = (  # the page first, along the average's index; then its nicknames
-            "SELECT t.player_id, p.nickname, t.days, t.average FROM ("
-            "SELECT player_id, days, average FROM daily_alltime WHERE days >= $1"
-            " ORDER BY average DESC, player_id LIMIT $2 OFFSET $3"
-            ") t JOIN players p ON p.id = t.player_id ORDER BY t.average DESC, t.player_id"
-        )
-        rows = await self._submit("all-time board", _fetch(sql, min_days, limit, offset))
-        return [codec.alltime_row(row) for row in rows]
+        fetch = _fetch(_ALLTIME_BOARD, min_days, limit, offset)
+        return [codec.alltime_row(row) for row in await self._submit("all-time board", fetch)]
 
     async def alltime_count(self, min_days: int) -> int:
-        sql = "SELECT count(*) FROM daily_alltime WHERE days >= $1"
-        return int(await self._submit("all-time count", _fetchval(sql, min_days)))
+        return int(await self._submit("all-time count", _fetchval(_ALLTIME_COUNT, min_days)))
 
     # ----------------------------------------------------------------- profiles and ratings
 
@@ -772,6 +800,7 @@ class PostgresStore:
                     changes = await _rate(conn, result, rate)
                 await conn.executemany(_ADD_STATS, codec.stats_rows(result))
                 await conn.executemany(_ADD_LINE, codec.line_rows(result, changes))
+                await conn.executemany(_ADD_DAILY_PART, codec.daily_part_rows(result))
             return True
 
         async def run(conn: _Conn) -> bool:
@@ -817,7 +846,9 @@ class PostgresStore:
             f"rating of {player_id!r}", lambda conn: _rating_of(conn, player_id)
         )
 
-    async def profile(self, player_id: str, offset: int, limit: int, recent: int) -> Profile | None:
+    async def profile(
+        self, player_id: str, offset: int, limit: int, recent: int, hidden_from: str | None = None
+    ) -> Profile | None:
         async def run(conn: _Conn) -> Profile | None:
             async with conn.transaction(isolation="repeatable_read", readonly=True):
                 return await read(conn)  # one snapshot: a match recorded whole or not at all
@@ -829,13 +860,16 @@ class PostgresStore:
                 return None
             rated = await _rating_of(conn, player_id)
             places = await conn.fetch(_PLACE_COUNTS, player_id)
+            unrevealed = PlayerStats()
+            if hidden_from is not None:
+                unrevealed = codec.stats(await conn.fetchrow(_UNREVEALED, player_id, hidden_from))
             return Profile(
                 player_id, nickname, codec.stats(await conn.fetchrow(_STATS, player_id)),
                 None if rated is None else rated[0], None if rated is None else rated[1],
                 [codec.rating_point(r) for r in await conn.fetch(_POINTS, player_id, recent)],
                 [codec.match_line(r) for r in await conn.fetch(_LINES, player_id, limit, offset)],
                 [codec.place_row(r) for r in await conn.fetch(_PLACES, player_id, recent)],
-                {place: int(n) for place, n in places},
+                {place: int(n) for place, n in places}, unrevealed,
             )  # fmt: skip
 
         return await self._submit(f"profile of {player_id!r}", run)

@@ -89,6 +89,13 @@ LINE_COLS = (
     " rating_change"
 )
 POINT_COLS = "match_id, at, mu, sigma, conservative"
+DAILY_PART_COLS = "day, match_id, won, deals, points, chooser, nat, pits, roem"
+# (the counters of ``STATS_COLS`` summed over a player's daily games from a day on)
+DAILY_PART_SUMS = (
+    "count(*), coalesce(sum(won), 0), coalesce(sum(deals), 0), coalesce(sum(points), 0),"
+    " coalesce(sum(chooser), 0), coalesce(sum(nat), 0), coalesce(sum(pits), 0),"
+    " coalesce(sum(roem), 0)"
+)
 PLACE_COLS = "tournament_id, place, prize, at"
 
 
@@ -123,6 +130,17 @@ def stats_rows(result: MatchResult) -> list[tuple[Any, ...]]:
         (r.player_id, 1, int(r.won), r.deals, r.points, r.chooser, r.nat, r.pits, r.roem)
         for r in sorted(result.players, key=lambda r: r.player_id)
     ]
+
+
+def daily_part_rows(result: MatchResult) -> list[tuple[Any, ...]]:
+    """``player_daily`` rows of a daily game (none for another match)."""
+    if result.day is None:
+        return []
+    return [
+        (r.player_id, result.day, result.match_id, int(r.won), r.deals, r.points, r.chooser,
+         r.nat, r.pits, r.roem)
+        for r in result.players
+    ]  # fmt: skip
 
 
 def line_rows(result: MatchResult, changes: dict[str, float]) -> list[tuple[Any, ...]]:

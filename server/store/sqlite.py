@@ -35,6 +35,7 @@ from server.store.base import (
     LogEntry,
     MatchResult,
     PlayerRow,
+    PlayerStats,
     Profile,
     Rater,
     RatingRow,
@@ -46,7 +47,7 @@ from server.store.base import (
 )
 from server.store.migrations import check_newer, list_migrations
 
-__all__ = ["DAILY_BOARD", "PROFILE_QUERIES", "RATING_BOARD", "SqliteStore"]
+__all__ = ["DAILY_BOARD", "DAILY_QUERIES", "PROFILE_QUERIES", "RATING_BOARD", "SqliteStore"]
 
 MAX_BATCH = 2048  # most operations taken off the queue per worker round
 BUSY_TIMEOUT_S = 10.0  # wait this long for another connection's write lock
@@ -75,6 +76,44 @@ DAILY_BOARD = (  # the page first, along the board's index; then its nicknames
     " ORDER BY total DESC, finished_at, player_id LIMIT ? OFFSET ?"
     ") a JOIN players p ON p.id = a.player_id ORDER BY a.total DESC, a.finished_at, a.player_id"
 )
+_DAILY_FINISHED = "SELECT count(*) FROM daily_attempts WHERE day = ? AND total IS NOT NULL"
+_DAILY_RANK = (
+    "SELECT 1 + count(*) FROM daily_attempts WHERE day = ? AND total IS NOT NULL AND total > ?"
+)
+_DAILY_FIELD = "SELECT number, players, points FROM daily_field WHERE day = ? ORDER BY number"
+_DAILY_DAYS = (  # a player's days played, along daily_attempts_player (its WHERE must stay)
+    "SELECT day FROM daily_attempts WHERE player_id = ? AND total IS NOT NULL"
+    " ORDER BY day DESC LIMIT ?"
+)
+_ALLTIME_BOARD = (  # the page first, along the average's index; then its nicknames
+    "SELECT t.player_id, p.nickname, t.days, t.average FROM ("
+    "SELECT player_id, days, average FROM daily_alltime WHERE days >= ?"
+    " ORDER BY average DESC, player_id LIMIT ? OFFSET ?"
+    ") t JOIN players p ON p.id = t.player_id ORDER BY t.average DESC, t.player_id"
+)
+_ALLTIME_COUNT = "SELECT count(*) FROM daily_alltime WHERE days >= ?"
+
+
+def _daily_points(count: int) -> str:
+    """The deal scores of ``count`` players' games of a day, along daily_deals' key."""
+    return (
+        "SELECT player_id, number, points FROM daily_deals WHERE day = ?"
+        f" AND player_id IN ({', '.join('?' * count)}) ORDER BY player_id, number"
+    )
+
+
+# Every query behind a daily board, with example arguments (the tests read their plans).
+DAILY_QUERIES: dict[str, tuple[str, tuple[Any, ...]]] = {
+    "attempt": (_ATTEMPT, ("2024-01-10", "p01")),
+    "board": (DAILY_BOARD, ("2024-01-10", 20, 0)),
+    "count": (_DAILY_FINISHED, ("2024-01-10",)),
+    "rank": (_DAILY_RANK, ("2024-01-10", 800)),
+    "field": (_DAILY_FIELD, ("2024-01-10",)),
+    "points": (_daily_points(3), ("2024-01-10", "p01", "p02", "p03")),
+    "streak_days": (_DAILY_DAYS, ("p01", 1000)),
+    "alltime_board": (_ALLTIME_BOARD, (5, 20, 0)),
+    "alltime_count": (_ALLTIME_COUNT, (5,)),
+}
 # A closed day's finished attempts added to the all-time board: each its total minus the
 # field's sum of deal means (one scalar subquery, evaluated once).  Rows in player order.
 _CLOSE_DAY = (
@@ -117,6 +156,9 @@ _PLACES = (
     " ORDER BY at DESC, tournament_id DESC LIMIT ?"
 )
 _PLACE_COUNTS = "SELECT place, count(*) FROM player_places WHERE player_id = ? GROUP BY place"
+_UNREVEALED = (  # along player_daily's key
+    f"SELECT {codec.DAILY_PART_SUMS} FROM player_daily WHERE player_id = ? AND day >= ?"
+)
 # Every query behind a board or a profile, with example arguments (the tests read their plans).
 PROFILE_QUERIES: dict[str, tuple[str, tuple[Any, ...]]] = {
     "board": (RATING_BOARD, (20, 0)),
@@ -129,6 +171,7 @@ PROFILE_QUERIES: dict[str, tuple[str, tuple[Any, ...]]] = {
     "ratings": (_POINTS, ("p", 20)),
     "places": (_PLACES, ("p", 20)),
     "place_counts": (_PLACE_COUNTS, ("p",)),
+    "unrevealed": (_UNREVEALED, ("p", "2027-01-15")),
 }
 _ADD_STATS = (
     f"INSERT INTO player_stats (player_id, {codec.STATS_COLS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
@@ -148,6 +191,10 @@ _SET_RATING = (
     " matches = ratings.matches + 1, conservative = excluded.conservative"
 )
 _ADD_POINT = f"INSERT INTO rating_history (player_id, {codec.POINT_COLS}) VALUES (?, ?, ?, ?, ?, ?)"
+_ADD_DAILY_PART = (
+    f"INSERT INTO player_daily (player_id, {codec.DAILY_PART_COLS})"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING"
+)
 
 _Future = asyncio.Future[Any]
 _Result = tuple[_Future, BaseException | None, Any]
@@ -561,35 +608,24 @@ class SqliteStore:
         return await self._submit(f"daily board {day}", run)
 
     async def daily_finished(self, day: str) -> int:
-        sql = "SELECT count(*) FROM daily_attempts WHERE day = ? AND total IS NOT NULL"
-        return await self._submit(f"daily finished {day}", self._one, sql, day, _first)
+        return await self._submit(f"daily finished {day}", self._one, _DAILY_FINISHED, day, _first)
 
     async def daily_rank(self, day: str, total: int) -> int:
-        sql = (
-            "SELECT 1 + count(*) FROM daily_attempts"
-            " WHERE day = ? AND total IS NOT NULL AND total > ?"
-        )
-
         def run() -> int:
-            return int(self._db().execute(sql, (day, total)).fetchone()[0])
+            return int(self._db().execute(_DAILY_RANK, (day, total)).fetchone()[0])
 
         return await self._submit(f"daily rank {day}", run)
 
     async def daily_field(self, day: str) -> list[tuple[int, int, int]]:
-        sql = "SELECT number, players, points FROM daily_field WHERE day = ? ORDER BY number"
-
         def run() -> list[tuple[int, int, int]]:
-            return [(n, players, p) for n, players, p in self._db().execute(sql, (day,))]
+            return [(n, players, p) for n, players, p in self._db().execute(_DAILY_FIELD, (day,))]
 
         return await self._submit(f"daily field {day}", run)
 
     async def daily_points(self, day: str, player_ids: list[str]) -> dict[str, list[int]]:
         if not player_ids:
             return {}
-        sql = (
-            "SELECT player_id, number, points FROM daily_deals WHERE day = ?"
-            f" AND player_id IN ({', '.join('?' * len(player_ids))}) ORDER BY player_id, number"
-        )
+        sql = _daily_points(len(player_ids))
 
         def run() -> dict[str, list[int]]:
             return codec.daily_points(self._db().execute(sql, (day, *player_ids)))
@@ -597,13 +633,8 @@ class SqliteStore:
         return await self._submit(f"daily points {day}", run)
 
     async def daily_days(self, player_id: str, limit: int) -> list[str]:
-        sql = (
-            "SELECT day FROM daily_attempts WHERE player_id = ? AND total IS NOT NULL"
-            " ORDER BY day DESC LIMIT ?"
-        )
-
         def run() -> list[str]:
-            return [day for (day,) in self._db().execute(sql, (player_id, limit))]
+            return [day for (day,) in self._db().execute(_DAILY_DAYS, (player_id, limit))]
 
         return await self._submit(f"daily days of {player_id!r}", run)
 
@@ -627,22 +658,14 @@ class SqliteStore:
         return await self._submit(f"close daily days before {before}", run)
 
     async def alltime_board(self, min_days: int, offset: int, limit: int) -> list[AlltimeRow]:
-        sql = (  # the page first, along the average's index; then its nicknames
-            "SELECT t.player_id, p.nickname, t.days, t.average FROM ("
-            "SELECT player_id, days, average FROM daily_alltime WHERE days >= ?"
-            " ORDER BY average DESC, player_id LIMIT ? OFFSET ?"
-            ") t JOIN players p ON p.id = t.player_id ORDER BY t.average DESC, t.player_id"
-        )
-
         def run() -> list[AlltimeRow]:
-            rows = self._db().execute(sql, (min_days, limit, offset))
+            rows = self._db().execute(_ALLTIME_BOARD, (min_days, limit, offset))
             return [codec.alltime_row(row) for row in rows]
 
         return await self._submit("all-time board", run)
 
     async def alltime_count(self, min_days: int) -> int:
-        sql = "SELECT count(*) FROM daily_alltime WHERE days >= ?"
-        return await self._submit("all-time count", self._one, sql, min_days, _first)
+        return await self._submit("all-time count", self._one, _ALLTIME_COUNT, min_days, _first)
 
     # ----------------------------------------------------------------- profiles and ratings
 
@@ -659,6 +682,7 @@ class SqliteStore:
                     changes = _rate(conn, result, rate)
                 conn.executemany(_ADD_STATS, codec.stats_rows(result))
                 conn.executemany(_ADD_LINE, codec.line_rows(result, changes))
+                conn.executemany(_ADD_DAILY_PART, codec.daily_part_rows(result))
             return True
 
         return await self._submit(f"record match {result.match_id!r}", run)
@@ -705,7 +729,9 @@ class SqliteStore:
         (tied,) = conn.execute(_RANK_TIED, (rating.conservative, player_id)).fetchone()
         return rating, 1 + above + tied
 
-    async def profile(self, player_id: str, offset: int, limit: int, recent: int) -> Profile | None:
+    async def profile(
+        self, player_id: str, offset: int, limit: int, recent: int, hidden_from: str | None = None
+    ) -> Profile | None:
         def run() -> Profile | None:
             conn = self._db()
             sql = "SELECT nickname FROM players WHERE id = ?"
@@ -721,6 +747,8 @@ class SqliteStore:
                 [codec.match_line(r) for r in conn.execute(_LINES, (player_id, limit, offset))],
                 [codec.place_row(r) for r in conn.execute(_PLACES, (player_id, recent))],
                 {place: n for place, n in conn.execute(_PLACE_COUNTS, one)},
+                PlayerStats() if hidden_from is None
+                else codec.stats(conn.execute(_UNREVEALED, (player_id, hidden_from)).fetchone()),
             )  # fmt: skip
 
         return await self._submit(f"profile of {player_id!r}", run)

@@ -10,7 +10,15 @@ A decision the server takes (a CPU's, an away seat's, a timeout's) is searched o
 loop (``ports.bots``) while the mailbox keeps going: asked for as soon as it is due for an
 automatic seat (the CPU delay runs meanwhile) or when a player's time runs out; the answer
 comes back as a message and is committed once the deadline has passed, if the room is
-still at the version it was asked at.  Anything committed meanwhile drops it.
+still at the version it was asked at.  Anything committed meanwhile drops it.  In the daily
+game (``Room.same_for_all``) a decision is never played by another policy: it waits for a
+place in a full pool (``Bots.decide(wait=True)``), and a search that failed (a worker
+died) is run again, at most ``SEARCH_TRIES`` times in all.
+
+A daily game closes when its day's games close (midnight and ``Settings.daily_grace``): the
+actor's deadline never lies beyond that moment, and a command that comes after it closes
+the room first and is refused (``room_closed``), so nobody plays a day's deals once its
+results are revealed.
 """
 
 from __future__ import annotations
@@ -61,6 +69,7 @@ SUMMARY_CHANGES = frozenset(
     {"created", "seat", "ready", "start", "away", "closed", "seen", "resumed", "owner"}
 )
 CHAT_KEPT = 30  # chat lines a room keeps for the snapshot of a (re)joining member
+SEARCH_TRIES = 3  # a daily game's searches for one decision before heuristic plays it
 
 
 @dataclass(slots=True, eq=False)
@@ -70,6 +79,7 @@ class Pending:
     decision: Decision
     answer: asyncio.Future[str]
     due: bool = False  # the deadline passed: commit as soon as the answer is in
+    tries: int = 1  # searches asked for this decision (the last is ``answer``)
 
 
 class RoomActor(Actor):
@@ -87,6 +97,7 @@ class RoomActor(Actor):
         self.pause_until: float | None = None  # the pause between deals ends then (wall)
         self.alone_since: float | None = None  # open, and none of its players connected
         self.pending: Pending | None = None  # the decision being searched
+        self.closes = None if room.day is None else ports.day_closes(room.day)  # (wall)
 
     @property
     def key(self) -> str:
@@ -118,11 +129,34 @@ class RoomActor(Actor):
     # -- timers --------------------------------------------------------------------------
 
     def _schedule(self, retry: bool = False) -> None:
-        """Set the deadline of the decision now due (none outside a running match); a
-        search for an earlier version is dropped.  An open room's deadline is its closing
-        time while nobody seated in it is connected."""
+        """Set the deadline of the decision now due (none outside a running match), never
+        beyond a daily game's closing time; a search for an earlier version is dropped."""
         if self.pending is not None and self.pending.decision.version != self.room.version:
             self._drop_pending()
+        self._schedule_due(retry)
+        self._by_closing()
+
+    def _by_closing(self) -> None:
+        """A daily game's deadline is at its closing time at the latest."""
+        if self.closes is None or not self.room.live:
+            return
+        closing = self.clock.now() + (self.closes - self.clock.wall())
+        self.deadline = closing if self.deadline is None else min(self.deadline, closing)
+
+    def _closed_day(self) -> bool:
+        """Whether this is a daily game whose day's games have closed."""
+        return self.closes is not None and self.clock.wall() >= self.closes
+
+    async def _close_day(self) -> None:
+        """A command to a daily game that has closed: the room is closed first (if its
+        timer has not done it yet), and the command refused."""
+        if self._closed_day():
+            await self.commit_all(self.room.close_day())
+            raise RoomError("room_closed", f"the daily game of {self.room.day} has closed")
+
+    def _schedule_due(self, retry: bool) -> None:
+        """The deadline of the decision now due.  An open room's deadline is its closing
+        time while nobody seated in it is connected."""
         if self.room.status == OPEN:
             self._watch_seats()
             return
@@ -147,7 +181,11 @@ class RoomActor(Actor):
 
     async def on_deadline(self) -> None:
         """The deadline passed: an open room nobody seated comes back to closes, the pause
-        between deals is over, or commit the decision due once its answer is in."""
+        between deals is over, a daily game closes, or commit the decision due once its
+        answer is in."""
+        if self._closed_day():
+            await self.commit_all(self.room.close_day())
+            return
         if self.room.status == OPEN:
             if self._unattended():
                 await self.commit_all(self.room.abandon())
@@ -157,15 +195,23 @@ class RoomActor(Actor):
             return
         pending = self._ask()
         if pending is None:
+            self._by_closing()
             return
         pending.due = True
         if not pending.answer.done():
+            self._by_closing()
             return  # ``_answered`` brings the deadline back when it is
-        await self.commit_all(self._expire(pending))
+        entries = self._expire(pending)
+        if entries is None:  # searched again
+            self._by_closing()
+            return
+        await self.commit_all(entries)
 
-    def _expire(self, pending: Pending) -> list[Entry]:
-        """The entries of a searched decision; if the search failed or answered something
-        illegal (our bug: logged), of what ``heuristic`` plays there."""
+    def _expire(self, pending: Pending) -> list[Entry] | None:
+        """The entries of a searched decision.  If the search failed or answered something
+        illegal (our bug: logged), a daily game's is searched again (None) until it has
+        been tried ``SEARCH_TRIES`` times; then, or elsewhere, ``heuristic`` plays it (a
+        failure that repeats is the pure function's own: it fails alike for everyone)."""
         decision, answer = pending.decision, pending.answer
         try:
             if answer.cancelled():
@@ -173,6 +219,9 @@ class RoomActor(Actor):
             return self.room.expire(decision, answer.result())
         except Exception as err:
             self.log.error("bot_failed", level=decision.level, error=repr(err))
+            if self.room.same_for_all and pending.tries < SEARCH_TRIES:
+                self._search(decision, pending.tries + 1).due = True
+                return None
             return self.room.expire(decision, fallback(decision.view, decision.seed))
 
     def _think(self) -> None:
@@ -190,8 +239,13 @@ class RoomActor(Actor):
         decision = self.room.decision_due()
         if decision is None:
             return None
-        answer = self.ports.bots.decide(decision.level, decision.view, decision.seed)
-        self.pending = pending = Pending(decision, answer)
+        return self._search(decision, 1)
+
+    def _search(self, decision: Decision, tries: int) -> Pending:
+        """Ask the bots for ``decision`` (a daily game's waits for a place in a full pool)."""
+        wait = self.room.same_for_all
+        answer = self.ports.bots.decide(decision.level, decision.view, decision.seed, wait)
+        self.pending = pending = Pending(decision, answer, tries=tries)
         answer.add_done_callback(lambda _: self.tell(lambda: self._answered(pending)))
         return pending
 
@@ -469,6 +523,7 @@ class RoomActor(Actor):
         seat = self.room.seat_of(peer.player_id)
         if seat is None and self.room.private:
             raise RoomError("not_a_member", "resume a private room only where you have a seat")
+        await self._close_day()
         self.detach(peer)  # asked for: everything after ``since``, even what it had before
         self.attach(peer, seat, since)
         await self.commit_all(self.room.resume(peer.player_id))
@@ -497,14 +552,17 @@ class RoomActor(Actor):
 
     async def act(self, peer: Peer, text: str, version: int | None, started: float) -> None:
         self._member(peer)
+        await self._close_day()
         await self.commit_all(self.room.act(peer.player_id, text, version), started)
 
     async def back(self, peer: Peer) -> None:
         self._member(peer)
+        await self._close_day()
         await self.commit_all(self.room.back(peer.player_id))
 
     async def continue_(self, peer: Peer) -> None:
         self._member(peer)
+        await self._close_day()
         await self.commit_all(self.room.continue_(peer.player_id))
 
     async def hint(self, peer: Peer) -> tuple[Decision, asyncio.Future[dict[str, Any]]]:

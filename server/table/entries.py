@@ -36,7 +36,7 @@ class Created:
     mode: str = CASUAL  # casual, solo (one player and three CPUs) or daily
     day: str | None = None  # a daily game's day
     rated: bool = False  # its matches change ratings (when four humans start them)
-    cpu_names: tuple[str | None, ...] | None = None  # those CPUs' own names (a tournament's)
+    cpu_names: tuple[str | None, ...] | None = None  # CPUs' own names (a tournament, a rematch)
 
     def to_dict(self) -> dict[str, Any]:
         entry = {

@@ -1,5 +1,7 @@
-"""Rematches: after a finished match, the same four players (CPUs at their levels) at a new
-table with new deals and every seat moved one to the left, once every human has accepted.
+"""Rematches: after a finished match, the same four players (CPUs at their levels and with
+their names) at a new table with new deals and every seat moved one to the left, once every
+human has accepted.  The new table keeps the old one's rules, timer, privacy and rating: a
+rematch of a rated match of four humans is rated too (and gives no hints).
 
 Acceptances and the new table's id are kept in the store, so the players may accept on
 different nodes and the table is made once; each acceptance is told to the match's
@@ -29,6 +31,15 @@ def at_start(room_id: str, log: list[entries.Entry]) -> Room:
     """The room as it stood when its match started (its seats then)."""
     started = next(i for i, e in enumerate(log) if isinstance(e, entries.Started))
     return Room.from_log(room_id, log[: started + 1])
+
+
+def cpu_names(room: Room) -> tuple[str | None, ...]:
+    """The names of ``room``'s CPUs at the seats they move to (None: a human's seat)."""
+    names: list[str | None] = [None] * 4
+    for index, seat in enumerate(room.seats):
+        if seat.cpu:
+            names[(index + 1) % 4] = room.cpu_nickname(index)
+    return tuple(names)
 
 
 def rotated(room: Room) -> list[entries.Entry]:
@@ -78,6 +89,7 @@ class Rematches:
         first = entries.Created(
             room.owner, room.name, room.rules, room.move_seconds, room.private,
             new_invite_code() if room.private else None, secrets.randbits(62), mode=room.mode,
+            rated=room.rated, cpu_names=cpu_names(room),
         )  # fmt: skip
         try:
             await self.rooms.open_seated(room.owner, first, table, rotated(room))

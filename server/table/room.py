@@ -27,6 +27,8 @@ Transitions, in one table (command: entries written | refusals)::
                       the deal's result yet; else nothing | not_seated
     end_pause()       Resumed() while the room pauses (its time ran out)
     abandon()         Closed() while open (its seated players have all been gone a while)
+    close_day()       Closed() while live (a daily game whose day and grace are over: it
+                      ends unfinished, with no result; the actor's timer)
     back(p)           Away(s, False) if away      | not_seated
     resume(p)         Away(s, False) if seated and away
     expire(d, a)      Acted(turn, a, cpu|timeout) [+ Away(turn, True) after `away_after`
@@ -143,7 +145,7 @@ class Room:
     left_at: dict[int, int] = field(default_factory=dict)  # seat -> deals done when its
     # starter lost it to a CPU (a tournament player who left)
     pauses: bool = False  # between deals, wait for the players (a setting, not logged)
-    cpu_names: tuple[str | None, ...] | None = None  # the CPUs seated when it was made
+    cpu_names: tuple[str | None, ...] | None = None  # names of its first CPUs, by seat
     waiting: frozenset[int] | None = None  # pausing: the seats yet to see the last deal
 
     # -- construction ----------------------------------------------------------------
@@ -210,7 +212,7 @@ class Room:
             "seats": [
                 {
                     "player_id": s.player,
-                    "nickname": self._cpu_name(i) if s.cpu else nicknames.get(s.player or ""),
+                    "nickname": self.cpu_nickname(i) if s.cpu else nicknames.get(s.player or ""),
                     "cpu": s.cpu,
                     "level": s.level if s.cpu else None,
                     "ready": s.ready or s.cpu,
@@ -224,9 +226,10 @@ class Room:
             "pause": None if self.waiting is None else {"waiting": sorted(self.waiting)},
         }
 
-    def _cpu_name(self, index: int) -> str:
+    def cpu_nickname(self, index: int) -> str:
         """A CPU seat's nickname: its own if it was seated when the room was made with
-        names (a tournament's CPU entrant), else the room's name for that seat."""
+        names (a tournament's CPU entrant, a rematch's CPU), else the room's name for that
+        seat."""
         named = self.cpu_names[index] if self.cpu_names else None
         if named is not None and (self.starters is None or self.starters[index] is None):
             return named
@@ -322,6 +325,11 @@ class Room:
         actor keeps that time) closes, and leaves the lobby's list."""
         return [Closed()] if self.status == OPEN else []
 
+    def close_day(self) -> list[Entry]:
+        """A daily game still running when its day's games close (the actor keeps that
+        time) is closed unfinished."""
+        return [Closed()] if self.live and self.mode == DAILY else []
+
     def resume(self, player: str) -> list[Entry]:
         """A seated player came back to the table: no longer away."""
         seat = self.seat_of(player)
@@ -379,6 +387,13 @@ class Room:
         """The one rule of which games give hints: casual and solo games, not tournament
         tables, the daily game nor a rated match."""
         return self.tournament is None and self.mode != DAILY and not self.rated_match
+
+    @property
+    def same_for_all(self) -> bool:
+        """Whether the decisions the server takes must be the same for everyone who plays
+        this game (the daily game): a search is waited for, never replaced by another
+        policy."""
+        return self.mode == DAILY
 
     @property
     def rated_match(self) -> bool:

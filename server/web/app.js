@@ -11,7 +11,8 @@ import {
 } from './state.js';
 import {
   buildCpuLevels, buildForm, buildNewGameForm, createMessage, loadCatalog, loadForm,
-  newGameMessage, renderLobby, saveForm, saveNewGame, setEndLimits, wirePreset, wireRated, buildSheetForm,
+  newGameMessage, newGameSummary, renderLobby, saveForm, saveNewGame, setEndLimits, wirePreset, wireRated,
+  buildSheetForm,
 } from './lobby.js';
 import { renderTable, renderTimer, whyNot } from './table.js';
 import { renderPauseClock } from './results.js';
@@ -613,9 +614,28 @@ function joinByInvite(raw) {
 
 // -- solo games and the daily game ---------------------------------------------------------
 
+// The New game form, once the catalog has filled it in with the choices last played.
+let newGameReady = null;
+let newGameSent = 0; // when New game last sent new_game (a double click starts one game)
+
 function openNewGame() {
   const dialog = $('#new-game');
   if (!dialog.open) dialog.showModal();
+}
+
+// New game: one click starts a game at once with the rules last chosen on this device (the
+// form's values; "Change rules" opens the form).
+function startNewGame() {
+  if (Date.now() - newGameSent < 2000) return;
+  newGameSent = Date.now();
+  newGameReady.then(() => {
+    app.openNext = true;
+    if (send(newGameMessage($('#new-game-form'))) === null) newGameSent = 0;
+  });
+}
+
+function showNewGameChoice(form) {
+  $('#new-game-choice').textContent = newGameSummary(form);
 }
 
 function playDaily() {
@@ -951,6 +971,8 @@ function onClick(event) {
     setTipsOn(false);
     render();
   } else if (el.id === 'new-game-button' || d.newGame !== undefined) {
+    startNewGame();
+  } else if (el.id === 'new-game-rules') {
     openNewGame();
   } else if (d.closeDialog !== undefined) {
     el.closest('dialog')?.close();
@@ -1160,13 +1182,17 @@ function wireForms() {
   const newGame = $('#new-game-form');
   const playButton = newGame.querySelector('button[type=submit]');
   playButton.disabled = true;
-  catalogReady.then(() => {
+  newGameReady = catalogReady.then(() => {
     buildNewGameForm(newGame);
+    showNewGameChoice(newGame);
     playButton.disabled = false;
   });
   newGame.elements.end.addEventListener('change', () => setEndLimits(newGame));
   wirePreset(newGame, { length: false });
-  newGame.addEventListener('change', () => saveNewGame(newGame));
+  newGame.addEventListener('change', () => {
+    saveNewGame(newGame);
+    showNewGameChoice(newGame);
+  });
   newGame.addEventListener('submit', (event) => {
     event.preventDefault();
     saveNewGame(newGame);

@@ -161,7 +161,8 @@ function renderDay(app) {
 }
 
 function refusal(app, error, today) {
-  if (error.code === 'daily_not_finished') {
+  // (a past day not yet revealed: its games are still closing; the server says until when)
+  if (error.code === 'daily_not_finished' && !(isDay(error.date) && error.date < today)) {
     const going = [...app.rooms.values()].some((m) => m.room?.mode === 'daily' && !m.result && !m.closed);
     return [h('div', { class: 'board-message', dataset: { key: 'refused' } },
       h('p', {}, h('strong', {}, 'Today’s board shows once you have finished today’s daily game.')),

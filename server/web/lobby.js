@@ -3,7 +3,7 @@
 import { $, h, patch, show } from './dom.js';
 import { entrantName, prizeName, rematchState, rematchWords, roundName, tournamentInfo } from './state.js';
 import { rematchPlayers } from './widgets.js';
-import { untilMidnight } from './daily.js';
+import { todayUtc, untilMidnight } from './daily.js';
 import { fill, fillParts } from './fill.js';
 
 // The rule options, presets and limits are the server's (GET /rules): the form offers
@@ -222,8 +222,10 @@ export function renderLobby(app) {
   patch($('#my-rooms'), mine.map((m) => myRoomItem(m)));
   show($('#my-rooms-panel'), mine.length > 0);
 
-  // The daily game: today's attempt under way, or played already (daily_start refused).
-  const daily = mine.some((m) => m.room.mode === 'daily' && !m.result);
+  // The daily game: today's attempt under way (yesterday's, still open after midnight, is
+  // among your tables), or played already (daily_start refused).
+  const today = todayUtc();
+  const daily = mine.some((m) => m.room.mode === 'daily' && !m.result && (m.room.day ?? today) === today);
   const button = $('#daily-button');
   const label = daily ? 'Continue the daily game' : 'Daily game';
   if (button.textContent !== label) button.textContent = label;
@@ -511,6 +513,15 @@ export function saveNewGame(form) {
   } catch {
     // storage full or blocked: the next game starts from the defaults
   }
+}
+
+// The New game choices in a few words: "Strong CPUs · Amsterdam · 16 deals".
+export function newGameSummary(form) {
+  const f = form.elements;
+  const n = Math.round(Number(f.end_value.value));
+  const length = f.end.value === 'deals' ? `${n} ${n === 1 ? 'deal' : 'deals'}` : `to ${n} points`;
+  const variant = OPTION_WORDS.variant[f.variant.value] ?? f.variant.value;
+  return `${levelName(f.level.value)} CPUs · ${variant} · ${length}`;
 }
 
 // The new_game message from the form's values.

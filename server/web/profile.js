@@ -93,6 +93,7 @@ export function matchTitle(line) {
 }
 
 function resultWords(line) {
+  if (line.score === null) return 'Played'; // another's daily game, before its day is revealed
   if (line.abandoned) return 'Abandoned (a loss)';
   return line.won ? 'Won' : 'Lost';
 }
@@ -342,8 +343,8 @@ function history(app, p, d, mine) {
 }
 
 function historyRow(line) {
-  const [us, them] = line.score;
-  const outcome = line.abandoned ? 'abandoned' : line.won ? 'won' : 'lost';
+  const [us, them] = line.score ?? ['', ''];
+  const outcome = line.score === null ? 'hidden' : line.abandoned ? 'abandoned' : line.won ? 'won' : 'lost';
   return h('tr', {
     class: outcome,
     dataset: { matchId: line.match_id, won: String(line.won), mode: line.mode, rated: String(line.rated), key: line.match_id },
@@ -351,7 +352,8 @@ function historyRow(line) {
   h('td', { class: 'when small' }, when(line.at)),
   h('th', { scope: 'row', class: 'kind' }, kind(line), line.rated ? h('span', { class: 'chip rated' }, 'rated') : null),
   h('td', { class: ['result', outcome] }, resultWords(line)),
-  h('td', { class: 'num score', dataset: { us, them } }, `${us} – ${them}`),
+  h('td', { class: 'num score', dataset: { us, them } },
+    line.score ? `${us} – ${them}` : h('span', { class: 'muted', title: 'Shown once the day’s results are out' }, 'hidden')),
   h('td', { class: ['num rating-change', line.rating_change > 0 && 'up', line.rating_change < 0 && 'down', 'diff'] },
     line.rated ? signed(line.rating_change) : h('span', { class: 'muted', title: 'Not rated' }, '–')),
   h('td', { class: 'links' },

@@ -285,7 +285,7 @@ export function renderResult(app, m) {
     next = h('button', { type: 'button', class: 'primary', dataset: { openBoards: '', date: day } },
       !day || day === todayUtc() ? TEXT.todaysBoard : fill(TEXT.dayBoard, { day }));
   } else if (mode === 'solo') {
-    next = h('button', { type: 'button', class: 'primary', dataset: { newGame: '' }, 'aria-haspopup': 'dialog' }, TEXT.newGame);
+    next = h('button', { type: 'button', class: 'primary', dataset: { newGame: '' } }, TEXT.newGame);
   }
   const review = reviewOpen(m.room)
     ? h('button', { type: 'button', dataset: { reviewMatch: m.roomId, key: 'review' } }, TEXT.review)

@@ -5,6 +5,7 @@ deals, and the all-time board."""
 from __future__ import annotations
 
 import asyncio
+import re
 import time
 from typing import Any
 
@@ -50,7 +51,7 @@ async def options(select) -> list[str]:
     return await select.locator("option").evaluate_all("(els) => els.map((o) => o.value)")
 
 
-async def test_new_game_opens_a_started_table_and_remembers_the_rules(site: Site, open_tab) -> None:
+async def test_new_game_is_one_click_and_remembers_the_rules(site: Site, open_tab) -> None:
     catalog = await site.get_json("/rules")
     tab: Tab = await open_tab()
     await tab.hello("ann")
@@ -59,12 +60,26 @@ async def test_new_game_opens_a_started_table_and_remembers_the_rules(site: Site
     form = page.locator("#new-game-form")
     level = form.locator("select[name=level]")
     end, end_value = form.locator("select[name=end]"), form.locator("input[name=end_value]")
+    choice = page.locator("#new-game-choice")
 
+    # one click: a game at once, on the defaults (strong CPUs, Amsterdam, 16 deals)
+    await expect(choice).to_have_text("Strong CPUs · Amsterdam · 16 deals")
+    await shot(tab, "lobby-new-game.png")
     await page.locator("#new-game-button").click()
+    await expect(dialog).to_be_hidden()
+    await expect(tab.table).to_be_visible()
+    await expect(tab.table).to_have_attribute("data-status", "playing")
+    first = await tab.room_id()
+    await expect(page.locator('.seat[data-level="strong"]')).to_have_count(3)
+    await expect(page.locator("#room-mode")).to_have_attribute("data-mode", "solo")
+    await expect(page.locator("#room-rules")).to_contain_text("16 deals")
+    await page.locator("#to-lobby").click()
+
+    # "Change rules": the form, the server's levels and default level, 16 deals to start with
+    await page.locator("#new-game-rules").click()
     await expect(dialog).to_be_visible()
     play = form.get_by_role("button", name="Play")
     await expect(play).to_be_enabled()
-    # the server's levels and default level, and 16 deals to start with
     assert await options(level) == catalog["cpu"]["levels"]
     await expect(level).to_have_value(catalog["cpu"]["default"])
     await expect(level).to_be_focused()
@@ -75,7 +90,7 @@ async def test_new_game_opens_a_started_table_and_remembers_the_rules(site: Site
     await expect(dialog).to_be_hidden()
     await expect(page.locator("#lobby")).to_be_visible()
 
-    await page.locator("#new-game-button").click()
+    await page.locator("#new-game-rules").click()
     await level.select_option("heuristic")
     await form.locator("select[name=preset]").select_option("rotterdam")
     await expect(form.locator("select[name=variant]")).to_have_value("rotterdam")
@@ -83,16 +98,16 @@ async def test_new_game_opens_a_started_table_and_remembers_the_rules(site: Site
     await end_value.fill("1")
     await form.locator("input[name=move_seconds]").fill("120")
     await shot(tab, "new-game.png")
-    await play.click()  # one click: the table opens, started
+    await play.click()  # the table opens, started
 
     await expect(dialog).to_be_hidden()
     await expect(tab.table).to_be_visible()
     await expect(tab.table).to_have_attribute("data-status", "playing")
     room_id = await tab.room_id()
+    assert room_id != first
     await expect(page.locator(".seat .badge-cpu")).to_have_count(3)
     await expect(page.locator('.seat[data-level="heuristic"]')).to_have_count(3)
     await expect(page.locator('.seat[data-pos="bottom"] .badge-you')).to_be_visible()
-    await expect(page.locator("#room-mode")).to_have_attribute("data-mode", "solo")
     await expect(page.locator("#room-mode")).to_contain_text("Solo game")
     await expect(page.locator("#room-rules")).to_contain_text("Rotterdam")
     await expect(page.locator("#room-rules")).to_contain_text("1 deal")
@@ -100,21 +115,23 @@ async def test_new_game_opens_a_started_table_and_remembers_the_rules(site: Site
     await tab.expect_dealt()
     await shot(tab, "solo-table.png")
 
-    # after a reload the page goes back to the game, and the form to the last rules
+    # after a reload the page goes back to a game of its own; in the lobby New game names
+    # the rules last chosen, and one click starts a game on them
+    mine = re.compile(f"^({first}|{room_id})$")
     await page.reload()
     await expect(tab.table).to_be_visible()
-    await expect(tab.table).to_have_attribute("data-room-id", room_id)
+    await expect(tab.table).to_have_attribute("data-room-id", mine)
     await page.locator("#to-lobby").click()
-    await expect(page.locator("#my-rooms li[data-my-room-id]")).to_have_count(1)
-    await page.locator("#new-game-button").click()
-    await expect(play).to_be_enabled()
-    await expect(level).to_have_value("heuristic")
-    await expect(form.locator("select[name=preset]")).to_have_value("rotterdam")
-    await expect(form.locator("select[name=variant]")).to_have_value("rotterdam")
-    await expect(end).to_have_value("deals")
-    await expect(end_value).to_have_value("1")
-    await expect(form.locator("input[name=move_seconds]")).to_have_value("120")
-    tab.assert_clean()
+    await expect(page.locator("#my-rooms li[data-my-room-id]")).to_have_count(2)
+    await expect(choice).to_have_text("Easy CPUs · Rotterdam · 1 deal")
+    await page.locator("#new-game-button").dblclick()  # a double click starts one game
+    await expect(tab.table).to_be_visible()
+    await expect(tab.table).not_to_have_attribute("data-room-id", mine)
+    await expect(page.locator('.seat[data-level="heuristic"]')).to_have_count(3)
+    await expect(page.locator("#room-rules")).to_contain_text("Rotterdam")
+    await expect(page.locator("#room-rules")).to_contain_text("1 deal")
+    await page.locator("#to-lobby").click()
+    await expect(page.locator("#my-rooms li[data-my-room-id]")).to_have_count(3)
 
 
 async def test_the_daily_game_to_the_end_then_its_board(site: Site, open_tab) -> None:

@@ -41,7 +41,7 @@ async def start_solo(tab: Tab, deals: int) -> tuple[str, list[str]]:
     and the page's first hand."""
     page = tab.page
     form = page.locator("#new-game-form")
-    await page.locator("#new-game-button").click()
+    await page.locator("#new-game-rules").click()
     play = form.get_by_role("button", name="Play")
     await expect(play).to_be_enabled()
     await form.locator("select[name=level]").select_option("heuristic")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import urllib.error
 import urllib.request
 from collections.abc import AsyncIterator
@@ -13,10 +14,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import structlog
 
 from client import GameClient
-from server.daily.days import daily_seed, day_of, previous, streak
+from server.daily.days import closes_at, daily_seed, day_of, moment, previous, streak
+from tests.server.bots_hold import die, hold
 from tests.server.conftest import Harness, play_until, running_harness, sync
+from tests.server.test_bots import actor, metric
 
 pytestmark = [pytest.mark.server, pytest.mark.daily]
 
@@ -133,6 +137,108 @@ async def test_everyone_gets_the_same_deal_seat_and_cpus(harness: Harness) -> No
     assert day["you"]["difference"] == 0
 
 
+async def actions(h: Harness, room_id: str) -> list[str]:
+    """Every action of a finished game, from its stored record."""
+    record = await (await h.store()).match(room_id)
+    assert record is not None
+    return record["actions"]
+
+
+async def test_a_full_pool_never_changes_the_daily_cpus(tmp_path: Path) -> None:
+    """With the pool full (one worker, held), a daily CPU's move is not played by heuristic:
+    it waits for the place, and Bob's game is Anna's, move for move."""
+    settings = {"daily_deals": 1, "bot_workers": 1, "bot_queue": 0}
+    async with running_harness(tmp_path, "sqlite", **settings) as h:
+        anna, bob = await h.client("Anna"), await h.client("Bob")
+        first = (await start_daily(anna))["room_id"]
+        await finish(anna, first)
+        assert h.server is not None
+        bots, flag = h.server.bots, tmp_path / "let-go"
+        job = bots.submit(hold, str(flag))
+        assert job is not None and bots.submit(hold, str(flag)) is None  # full
+        try:
+            started = await start_daily(bob)
+            room = actor(h, started["room_id"])
+            pending = room.pending  # seat 1, a CPU, bids first: its search waits for a place
+            assert pending is not None and pending.decision.seat == 1
+            assert not pending.answer.done() and room.room.version == started["version"]
+            assert metric(h, "klaverjas_bot_waits_total") == 1
+            assert bots.submit(hold, str(flag)) is None  # nothing goes before it
+        finally:
+            flag.touch()
+            await job
+        await finish(bob, started["room_id"])
+        played = await actions(h, first)
+        assert await actions(h, started["room_id"]) == played and len(played) >= 32
+        assert metric(h, "klaverjas_bot_fallbacks_total", purpose="move") == 0
+
+
+async def test_a_failed_search_is_searched_again_in_the_daily_game(tmp_path: Path) -> None:
+    """A worker dies with the daily CPU's search queued behind it: the search fails with the
+    pool, and is searched again (not played by heuristic)."""
+    settings = {"daily_deals": 1, "bot_workers": 1, "bot_queue": 1}
+    async with running_harness(tmp_path, "sqlite", **settings) as h:
+        anna, bob = await h.client("Anna"), await h.client("Bob")
+        first = (await start_daily(anna))["room_id"]
+        await finish(anna, first)
+        assert h.server is not None
+        searched = metric(h, "klaverjas_bot_searches_total", level="strong", purpose="move")
+        bots, flag = h.server.bots, tmp_path / "crash"
+        job = bots.submit(die, str(flag))
+        assert job is not None
+        try:
+            started = await start_daily(bob)
+            pending = actor(h, started["room_id"]).pending
+            assert pending is not None and not pending.answer.done()  # behind the crash
+        finally:
+            flag.touch()
+            with pytest.raises(Exception, match="terminated abruptly"):
+                await job
+        await finish(bob, started["room_id"])
+        assert await actions(h, started["room_id"]) == await actions(h, first)
+        again = metric(h, "klaverjas_bot_searches_total", level="strong", purpose="move")
+        assert again == 2 * searched + 1  # Bob's CPUs searched as Anna's, and once more
+
+
+async def test_the_seed_is_never_sent_or_logged_before_the_day_is_revealed(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Every frame from the first (the welcome), every HTTP body, and every log line of the
+    server (structlog's and the standard library's) while a day's game is played, resumed
+    and finished, its board and profile read: none holds the day's seed."""
+    caplog.set_level(logging.DEBUG)
+    with structlog.testing.capture_logs() as logs:
+        async with running_harness(tmp_path, "sqlite", daily_deals=1) as h:
+            anna = await GameClient.connect(h.url)
+            h.clients.append(anna)
+            anna.keep = True
+            await anna.hello("Anna")
+            room_id = (await start_daily(anna))["room_id"]
+            again = await GameClient.connect(h.url)  # a second connection resumes it
+            h.clients.append(again)
+            again.keep = True
+            await again.hello(token=anna.token)
+            await start_daily(again)
+            await finish(anna, room_id)
+            await board(anna)
+            await anna.request({"type": "get_profile"}, "profile")
+            await anna.request({"type": "get_record", "match_id": room_id}, "error")
+            await anna.request({"type": "review", "match_id": room_id}, "error")
+            bodies = [
+                (await http(h, path, anna.token))[1].decode()
+                for path in ("/leaderboard/daily", f"/players/{anna.player_id}",
+                             f"/matches/{room_id}", "/leaderboard/daily/alltime")
+            ]  # fmt: skip
+            seed = await today_seed(h)
+    assert anna.seen[0]["type"] == "welcome" and again.seen[0]["type"] == "welcome"
+    assert any(f["type"] == "snapshot" and f["room_id"] == room_id for f in again.seen)
+    assert any(entry["event"] == "daily_finished" for entry in logs)  # the logs were read
+    said = json.dumps([anna.seen, again.seen, bodies, logs], default=str)
+    said += "\n".join(record.getMessage() for record in caplog.records)
+    for form in (str(seed), hex(seed), f"{seed:x}"):
+        assert form not in said
+
+
 async def test_one_attempt_a_day_resumed_after_a_drop(harness: Harness) -> None:
     anna = await harness.client("Anna")
     token = anna.token
@@ -203,6 +309,86 @@ async def test_the_record_and_the_deals_show_once_the_day_is_over(harness: Harne
     assert json.loads(body)["rows"][0]["nickname"] == "Anna"
 
 
+async def to_before_midnight(h: Harness, seconds: float) -> str:
+    """Move the clock to ``seconds`` before the next midnight (UTC); the day then."""
+    h.advance(DAY - h.clock.wall() % DAY - seconds)
+    return day_of(h.clock.wall())
+
+
+async def my_turn(client: GameClient, room_id: str) -> list[str]:
+    """Until it is ``client``'s turn (the CPUs before it have acted): its legal actions."""
+    table = client.tables[room_id]
+    async with asyncio.timeout(10):
+        while not (table.legal and table.turn == table.seat):
+            await client.next("update")
+    return table.legal
+
+
+async def test_a_game_started_before_midnight_closes_before_its_day_is_revealed(
+    harness: Harness,
+) -> None:
+    """A daily game may be finished after midnight, within the grace (2 hours); nothing of
+    its day is revealed meanwhile, and a game still running when the grace ends is closed
+    unfinished: nobody plays a day's deals once they are shown."""
+    day = await to_before_midnight(harness, 20)
+    anna, bob = await harness.client("Anna"), await harness.client("Bob")
+    b = await start_daily(bob)
+    await finish(bob, b["room_id"])
+    a = await start_daily(anna)
+    room_id = a["room_id"]
+    legal = await my_turn(anna, room_id)
+    harness.advance(25)  # the next day; Anna's move timer (30 s) has not run out
+    assert day_of(harness.clock.wall()) > day
+    refused = await bob.request({"type": "get_record", "match_id": b["room_id"]}, "error")
+    assert refused["code"] == "daily_not_over"
+    status, _, _ = await harness.http_get(f"/matches/{b['room_id']}")
+    assert status == 403
+    shown = await board(bob, date=day)
+    assert shown["players"] == 1 and "deals" not in shown and "best" not in shown
+    status, body, _ = await harness.http_get(f"/leaderboard/daily?date={day}")
+    assert status == 403 and json.loads(body)["error"] == "daily_not_finished"
+    status, _, headers = await http(harness, f"/leaderboard/daily?date={day}", bob.token)
+    assert status == 200 and headers["Cache-Control"] == "private, no-store"
+    assert (await board(anna, date=day))["code"] == "daily_not_finished"
+    # Anna's game goes on after midnight
+    version = anna.tables[room_id].version
+    await anna.send({"type": "act", "room_id": room_id, "action": legal[0]})
+    await anna.next("update", room_id=room_id, kind="act", seat=0)
+    assert anna.tables[room_id].version > version
+
+    harness.advance(2 * 3600)  # the grace is over: her game closes, unfinished
+    closed = await anna.next("update", room_id=room_id, kind="closed")
+    assert closed["room"]["status"] == "closed"
+    refused = await anna.request({"type": "act", "room_id": room_id, "action": legal[0]}, "error")
+    assert refused["code"] == "room_closed"
+    shown = await board(bob, date=day)
+    assert [row["nickname"] for row in shown["rows"]] == ["Bob"] and shown["players"] == 1
+    assert len(shown["deals"]) == 1 and shown["best"][0]["nickname"] == "Bob"
+    record = await bob.request({"type": "get_record", "match_id": b["room_id"]}, "record")
+    assert record["record"]["daily"] == day
+    store = await harness.store()
+    attempt = await store.daily_attempt(day, anna.player_id)
+    assert attempt is not None and not attempt.finished  # forfeited: no result
+    assert (await board(anna, date=day))["you"] is None
+
+
+async def test_a_game_loaded_after_its_day_closed_is_closed(harness: Harness) -> None:
+    day = await to_before_midnight(harness, 20)
+    anna = await harness.client("Anna")
+    token = anna.token
+    room_id = (await start_daily(anna))["room_id"]
+    await my_turn(anna, room_id)
+    await harness.stop()
+    harness.advance(3 * 3600)
+    await harness.start()
+    again = await harness.client(token=token)
+    refused = await again.request({"type": "resume", "room_id": room_id, "version": 0}, "error")
+    assert refused["code"] in ("room_closed", "no_such_room"), refused
+    store = await harness.store()
+    assert (await store.room(room_id)).status == "closed"  # type: ignore[union-attr]
+    assert not (await store.daily_attempt(day, again.player_id)).finished  # type: ignore[union-attr]
+
+
 async def test_streaks_and_the_alltime_board(harness: Harness) -> None:
     anna = await harness.client("Anna")
     for _ in range(5):
@@ -227,6 +413,13 @@ def test_streak_counts_consecutive_days() -> None:
     assert streak(["2027-01-10", "2027-01-09", "2027-01-07"], "2027-01-10") == 2
     assert streak(["2027-01-09", "2027-01-08"], "2027-01-10") == 2
     assert streak(["2027-01-08"], "2027-01-10") == 0
+
+
+def test_a_day_closes_after_its_midnight_and_the_grace() -> None:
+    assert moment(closes_at("2027-01-15", 7200)) == "02:00 UTC on 2027-01-16"
+    assert moment(closes_at("2027-12-31", 0)) == "00:00 UTC on 2028-01-01"
+    assert closes_at("2027-01-15", 10 * DAY) == closes_at("2027-01-16", 0)  # at most a day
+    assert closes_at("2027-01-15", -5) == closes_at("2027-01-15", 0)
 
 
 def test_each_day_has_its_own_seed() -> None:

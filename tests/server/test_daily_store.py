@@ -341,53 +341,90 @@ async def test_two_nodes_race_close_daily_days(two: tuple[Store, Store]) -> None
 # --------------------------------------------------------------------------- indexes
 
 
-async def test_sqlite_board_reads_through_its_index(tmp_path: Path) -> None:
+# Where each daily query must read (its index by name); every one reads along some index.
+DAILY_INDEXES = {
+    "board": "daily_attempts_board",
+    "count": "daily_attempts_board",
+    "rank": "daily_attempts_board",
+    "streak_days": "daily_attempts_player",
+    "alltime_board": "daily_alltime_average",
+    "alltime_count": "daily_alltime_days",
+}
+TABLES = ("daily_attempts", "daily_deals", "daily_field", "daily_alltime", "players")
+COLUMNS = {"players": ["id", "nickname", "token_hash", "created_at"]}  # (and the key, unset)
+
+
+def daily_tables() -> dict[str, list[tuple[Any, ...]]]:
+    """20,000 players; 40 days of 200 of them (four in five finished, 16 deals each for 50
+    of them), and an all-time board of 3,000, one in ten of them with 5 days or more."""
+    days = [f"2024-{1 + d // 28:02}-{1 + d % 28:02}" for d in range(40)]
+    ids = [f"p{i:02}" for i in range(20_000)]
+    attempts, deals, field = [], [], []
+    for d, day in enumerate(days):
+        for i, pid in enumerate(ids[:200]):
+            done = i % 5 != 0
+            total = (i * 37 + d) % 2000 if done else None
+            attempts.append((day, pid, f"r{d}-{i}", 0.0, total, float(i + d) if done else None))
+            if done and i < 50:
+                deals.extend((day, pid, n, (i + n) % 162) for n in range(16))
+        field.extend((day, n, 160, 13_000) for n in range(16))
+    alltime = [
+        (pid, 5 + i % 30 if i % 10 == 0 else 1 + i % 4, 0.0, (i * 7919) % 400 - 200.0)
+        for i, pid in enumerate(ids[:3000])
+    ]
+    return {
+        "players": [(pid, f"nick {pid}", pid.encode(), 0.0) for pid in ids],
+        "daily_attempts": attempts,
+        "daily_deals": deals,
+        "daily_field": field,
+        "daily_alltime": alltime,
+    }
+
+
+async def test_sqlite_daily_queries_read_through_indexes(tmp_path: Path) -> None:
     backend = SqliteBackend(tmp_path)
     store = backend.make()
-    await store.open()
-    try:
-        await add_players(store, "p1", "p2")
-        await play(store, "p1", 10, [10])
-        await store.start_daily(attempt("p2"))
-    finally:
-        await store.close()
+    await store.open()  # the migrations
+    await store.close()
     conn = sqlite3.connect(backend.path)
     try:
-        plan = conn.execute(f"EXPLAIN QUERY PLAN {sqlite_store.DAILY_BOARD}", (DAY, 10, 0))
-        details = " | ".join(str(step[-1]) for step in plan)
+        with conn:
+            for table, rows in daily_tables().items():
+                marks = ", ".join("?" * len(rows[0]))
+                named = f" ({', '.join(COLUMNS[table])})" if table in COLUMNS else ""
+                conn.executemany(f"INSERT INTO {table}{named} VALUES ({marks})", rows)
+        conn.execute("ANALYZE")
+        plans = {
+            name: [str(step[-1]) for step in conn.execute(f"EXPLAIN QUERY PLAN {sql}", args)]
+            for name, (sql, args) in sqlite_store.DAILY_QUERIES.items()
+        }
     finally:
         conn.close()
-    assert "daily_attempts_board" in details, details
+    for name, plan in plans.items():
+        for step in plan:  # a scan only of a subquery's rows, or along an index
+            scanned = step.split()[1] if step.startswith("SCAN") else None
+            assert scanned not in TABLES or "INDEX" in step, (name, plan)
+        assert any("INDEX" in step or "PRIMARY KEY" in step for step in plan), (name, plan)
+        assert DAILY_INDEXES.get(name, "") in " ".join(plan), (name, plan)
 
 
-async def test_postgres_board_reads_through_its_index() -> None:
+async def test_postgres_daily_queries_read_through_indexes() -> None:
     async with fresh_schema() as schema:
         store = PostgresBackend(schema).make()
         await store.open()  # the migrations
         await store.close()
         conn = await pg_connect(schema)
         try:
-            # 40 days of 50 players, four in five of them finished.
-            await conn.executemany(
-                "INSERT INTO players (id, nickname, token_hash, created_at) VALUES ($1, $2, $3, 0)",
-                [(f"p{i:02}", f"nick {i}", f"hash {i}".encode()) for i in range(50)],
-            )
-            await conn.executemany(
-                "INSERT INTO daily_attempts VALUES ($1, $2, 'room', 0, $3, $4)",
-                [
-                    (
-                        f"2024-{1 + d // 28:02}-{1 + d % 28:02}",
-                        f"p{i:02}",
-                        None if i % 5 == 0 else (i * 37 + d) % 162,
-                        None if i % 5 == 0 else float(i + d),
-                    )
-                    for d in range(40)
-                    for i in range(50)
-                ],
-            )
-            await conn.execute("ANALYZE")
-            rows = await conn.fetch(f"EXPLAIN {pg_store.DAILY_BOARD}", "2024-01-10", 10, 0)
-            plan = "\n".join(r[0] for r in rows)
+            for table, rows in daily_tables().items():
+                await conn.copy_records_to_table(table, records=rows, columns=COLUMNS.get(table))
+            await conn.execute("VACUUM ANALYZE")
+            plans = {}
+            for name, (sql, args) in pg_store.DAILY_QUERIES.items():
+                rows = await conn.fetch(f"EXPLAIN {sql}", *args)
+                plans[name] = "\n".join(r[0] for r in rows)
         finally:
             await conn.close()
-    assert "daily_attempts_board" in plan, plan
+    for name, plan in plans.items():
+        assert "Seq Scan" not in plan, (name, plan)
+        assert "Index" in plan, (name, plan)
+        assert DAILY_INDEXES.get(name, "") in plan, (name, plan)

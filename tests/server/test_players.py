@@ -316,3 +316,44 @@ async def test_a_daily_game_counts_and_hides_its_record_until_the_day_is_over(
         h.advance(86_400)
         (line,) = (await profile(anna))["history"]
         assert line["record"] == f"/matches/{room_id}"
+
+
+async def test_a_daily_result_is_its_players_alone_until_its_day_is_revealed(
+    tmp_path: Any, database: str
+) -> None:
+    """Others see a daily game's line without its result, and the counters without it (no
+    difference of two profiles gives the result away), over the websocket and HTTP; its
+    player sees it all; everyone once the day's games have closed (2 hours after midnight)."""
+    async with running_harness(tmp_path, database, daily_deals=1) as h:
+        anna, bob = await h.client("anna"), await h.client("bob")
+        snap = await anna.request({"type": "daily_start"}, "snapshot")
+        await finish([anna], snap["room_id"])
+        mine = await profile(anna)
+        (line,) = mine["history"]
+        assert line["score"][0] > 0 or line["score"][1] > 0
+        assert mine["deals"] == 1 and mine["wins"] == int(line["won"])
+        hidden = {"won": None, "abandoned": None, "score": None}
+        counters = ("wins", "deals", "points", "chooser_deals", "nat", "pits", "roem")
+
+        def shown_to_others(theirs: dict[str, Any]) -> None:
+            (seen,) = theirs["history"]
+            assert seen == {**line, **hidden}
+            assert theirs["matches"] == 1  # its line is listed
+            assert [theirs[k] for k in counters] == [0] * len(counters)
+            assert theirs["points_per_deal"] is None
+
+        shown_to_others(await profile(bob, anna.player_id))
+        for token in (None, bob.token):
+            status, body, headers = await http(h, f"/players/{anna.player_id}", token)
+            assert status == 200
+            shown_to_others(json.loads(body))
+        status, body, headers = await http(h, f"/players/{anna.player_id}", anna.token)
+        assert json.loads(body)["history"] == [line] and json.loads(body)["points"] > 0
+        assert headers["Cache-Control"] == "private, max-age=30"
+
+        h.advance(86_400 - h.clock.wall() % 86_400 + 3600)  # 01:00: the day still closing
+        shown_to_others(await profile(bob, anna.player_id))
+        h.advance(3600)  # 02:00: revealed
+        theirs = await profile(bob, anna.player_id)
+        assert theirs == await profile(anna)
+        assert theirs["history"][0]["score"] == line["score"]

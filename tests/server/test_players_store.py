@@ -217,6 +217,30 @@ async def test_two_nodes_rate_a_shared_player_without_losing_an_update(
         assert profile is not None and profile.stats.matches == matches, pid
 
 
+async def test_a_daily_games_part_of_the_counters(backend: Backend, store: Store) -> None:
+    """Each daily game's part is kept (once) for the profile read with ``hidden_from``: the
+    sum over the player's daily games of that day and later."""
+    days = ("2027-01-14", "2027-01-15")
+    for n, day in enumerate(days):
+        part = PlayerResult("a", 0, n == 0, False, (90 + n, 72), 1, 90 + n, 1, n, 0, 20 * n)
+        daily = MatchResult(f"d{n}", float(n), "daily", None, day, False, (part,))
+        for _ in range(2):  # published again: once
+            await store.record_match(daily, None)
+    await store.record_match(result("m1", rated=False), None)
+    mine = await store.profile("a", 0, 10, 10)
+    assert mine is not None and mine.unrevealed == PlayerStats()  # not asked for
+    assert mine.stats == PlayerStats(3, 2, 3, 191, 3, 1, 0, 40)
+    for hidden_from, part in (
+        ("2027-01-14", PlayerStats(2, 1, 2, 181, 2, 1, 0, 20)),
+        ("2027-01-15", PlayerStats(1, 0, 1, 91, 1, 1, 0, 20)),
+        ("2027-01-16", PlayerStats()),
+    ):
+        seen = await store.profile("a", 0, 10, 10, hidden_from)
+        assert seen is not None and seen.unrevealed == part, hidden_from
+        assert seen.stats == mine.stats and seen.matches == mine.matches
+    assert await raw(backend, "SELECT count(*) FROM player_daily") == [(2,)]
+
+
 # --------------------------------------------------------------------------- indexes
 
 
@@ -276,6 +300,10 @@ async def test_postgres_profile_and_board_queries_read_through_indexes() -> None
             await conn.executemany(
                 "INSERT INTO player_stats VALUES ($1, 1, 1, 1, 1, 1, 1, 1, 1)",
                 [(pid,) for pid in ids],
+            )
+            await conn.executemany(  # a daily game a day of the last 30 days
+                "INSERT INTO player_daily VALUES ($1, $2, 'm', 1, 16, 1300, 4, 1, 0, 40)",
+                [(pid, f"2027-01-{d:02}") for pid in ids for d in range(1, 31)],
             )
             await conn.execute("ANALYZE")
             plans = {}
