@@ -4,7 +4,7 @@ import { $, h, patch, show } from './dom.js';
 import { entrantName, prizeName, rematchState, rematchWords, roundName, tournamentInfo } from './state.js';
 import { rematchPlayers } from './widgets.js';
 import { todayUtc, untilMidnight } from './daily.js';
-import { fill, fillParts } from './fill.js';
+import { fill, fillParts, plural } from './fill.js';
 
 // The rule options, presets and limits are the server's (GET /rules): the form offers
 // what the server accepts, and only the words for each value live here.
@@ -18,6 +18,14 @@ const OPTION_WORDS = {
   },
   roem: { auto: 'Counted automatically', claim: 'Claimed by the winner' },
   pit_bonus: { any: 'For either team', playing: 'Only the playing team' },
+};
+// New game's choice in words, beside its button.
+const SUMMARY_WORDS = {
+  line: '{level} CPUs · {rules} · {length}',
+  custom: '{variant}, own rules',
+  variant: { amsterdam: 'Amsterdam', rotterdam: 'Rotterdam' },
+  deals: { one: '{n} deal', other: '{n} deals' },
+  target: 'to {n} points',
 };
 // The preset select's own value when the rules are no preset's.
 const CUSTOM = 'custom';
@@ -519,9 +527,13 @@ export function saveNewGame(form) {
 export function newGameSummary(form) {
   const f = form.elements;
   const n = Math.round(Number(f.end_value.value));
-  const length = f.end.value === 'deals' ? `${n} ${n === 1 ? 'deal' : 'deals'}` : `to ${n} points`;
-  const variant = OPTION_WORDS.variant[f.variant.value] ?? f.variant.value;
-  return `${levelName(f.level.value)} CPUs · ${variant} · ${length}`;
+  const preset = presetOf(form, { length: false });
+  const variant = SUMMARY_WORDS.variant[f.variant.value] ?? f.variant.value;
+  return fill(SUMMARY_WORDS.line, {
+    level: levelName(f.level.value),
+    rules: preset === CUSTOM ? fill(SUMMARY_WORDS.custom, { variant }) : OPTION_WORDS.preset[preset] ?? preset,
+    length: f.end.value === 'deals' ? plural(SUMMARY_WORDS.deals, n) : fill(SUMMARY_WORDS.target, { n }),
+  });
 }
 
 // The new_game message from the form's values.

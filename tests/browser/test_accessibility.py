@@ -78,7 +78,7 @@ async def test_no_serious_violation_on_any_screen(
     await clean("the daily board")
     await page.locator("#boards button[data-go=lobby]").click()
 
-    await page.locator("#new-game-button").click()
+    await page.locator("#new-game-rules").click()  # the dialog, then Play
     await page.locator("#new-game-form button[type=submit]").click()
     await expect(tab.table).to_have_attribute("data-status", "playing")
     await expect(page.locator("#hand button.card")).to_have_count(8)
@@ -135,7 +135,7 @@ async def test_every_control_by_keyboard_with_a_visible_focus(
     assert await walk(page, controls) == [], "the lobby"
 
     # a dialog keeps the keyboard, and Escape closes it
-    await page.locator("#new-game-button").focus()
+    await page.locator("#new-game-rules").focus()
     await page.keyboard.press("Enter")
     dialog = page.locator("#new-game")
     await expect(dialog).to_be_visible()
@@ -147,7 +147,7 @@ async def test_every_control_by_keyboard_with_a_visible_focus(
     await expect(dialog).to_be_hidden()
 
     # at a table mid-deal: every card and button, by keyboard
-    await page.locator("#new-game-button").click()
+    await page.locator("#new-game-rules").click()  # the dialog, then Play
     await page.locator("#new-game-form button[type=submit]").click()
     await expect(tab.table).to_have_attribute("data-status", "playing")
     await expect(page.locator("#hand button.card")).to_have_count(8)

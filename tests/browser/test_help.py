@@ -97,7 +97,7 @@ async def test_the_rules_from_every_screen(site: Site, open_tab, size: str) -> N
     await expect(page.locator("#profile")).to_be_visible()
     await read_rules(page)
     await page.locator("#profile button[data-profile-back]").click()
-    await page.locator("#new-game-button").click()
+    await page.locator("#new-game-rules").click()  # the dialog, then Play
     await page.locator("#new-game-form button[type=submit]").click()
     await expect(tab.table).to_have_attribute("data-status", "playing")
     await read_rules(page)
@@ -174,7 +174,7 @@ async def test_a_tip_at_the_trump_choice_hidden_switched_off_and_on(
     page = tab.page
     await tab.hello("ann")
     # the dealer names trump: the page, the first dealer, chooses at once
-    await page.locator("#new-game-button").click()
+    await page.locator("#new-game-rules").click()
     form = page.locator("#new-game-form")
     await expect(form.get_by_role("button", name="Play")).to_be_enabled()
     await form.locator("select[name=trump_mode]").select_option("dealer")

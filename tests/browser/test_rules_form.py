@@ -113,7 +113,7 @@ async def test_one_rules_control_that_says_custom_and_nothing_cut_off(
     await expect(form.locator("select[name=roem]")).to_have_value("claim")
 
     # the New game dialog: the same single control (its length is no preset's part)
-    await page.locator("#new-game-button").click()
+    await page.locator("#new-game-rules").click()
     dialog = page.locator("#new-game-form")
     await expect(dialog.get_by_role("button", name="Play")).to_be_enabled()
     assert await options(dialog, "preset") == [*catalog["presets"], "custom"]
