@@ -668,6 +668,37 @@ async def room_closed(tmp_path: Path) -> None:
             await refused(t.players[0], message, "room_closed", t.others(t.players[0]))
 
 
+@provokes("room_closed")
+async def room_closed_before_its_match(tmp_path: Path) -> None:
+    """An open room that closed (its last seated player left, or all of them were gone for
+    ``abandon_after``): its spectators, and the players who left it, hear room_closed."""
+    async with server(tmp_path) as h:
+        r = await open_room(h)  # ann and bob seated, sam watching
+        await r.bob.send({"type": "leave_room", "room_id": r.room_id})
+        await r.ann.send({"type": "leave_room", "room_id": r.room_id})
+        closing = await r.sam.next("update", kind="closed", room_id=r.room_id)
+        assert closing["room"]["status"] == "closed", closing
+        for client in (r.sam, r.ann, r.bob):
+            for kind in ("chat", "back", "continue", "hint", "act"):
+                message = {"type": kind, "room_id": r.room_id}
+                message |= {"text": "hello?"} if kind == "chat" else {}
+                message |= {"action": "pass"} if kind == "act" else {}
+                await refused(client, message, "room_closed", r.others(client))
+        # abandoned: nobody seated connected for abandon_after
+        ann = await h.client("ann2")
+        created = await ann.request({"type": "create_room", "seat": 0}, "snapshot")
+        room_id = created["room_id"]
+        sam = await h.client("sam2")
+        watched = await sam.request({"type": "watch", "room_id": room_id}, "snapshot")
+        assert watched["seat"] is None, watched
+        await ann.close()
+        await drain(sam)
+        h.advance(h.settings.abandon_after + 1)
+        await sam.next("update", kind="closed", room_id=room_id)
+        message = {"type": "chat", "room_id": room_id, "text": "anyone?"}
+        await refused(sam, message, "room_closed", [r.sam])
+
+
 @provokes("no_such_match")
 async def no_such_match(tmp_path: Path) -> None:
     async with server(tmp_path) as h:
