@@ -36,6 +36,21 @@ async def log_entries(schema: str, key: str) -> list[dict[str, Any]]:
     return [json.loads(row["entry"]) for row in rows]
 
 
+async def log_epochs(schema: str, key: str) -> list[int]:
+    """The fencing epochs that wrote a room's (or tournament's) log, in the order they
+    wrote it; fails unless every entry after the first (written as it was made) carries
+    its epoch and they never go down: no writer that had lost the key wrote after its
+    successor took it (``fence`` hands each epoch to one node)."""
+    rows = await pg_rows(
+        schema, "SELECT version, epoch FROM room_log WHERE room_id = $1 ORDER BY version", key
+    )
+    epochs = [row["epoch"] for row in rows[1:]]
+    assert None not in epochs, f"{key}: entries written without an epoch: {rows}"
+    spans = [(e, len(list(g))) for e, g in itertools.groupby(epochs)]
+    assert epochs == sorted(epochs), f"{key}: an older epoch wrote after a newer one: {spans}"
+    return [e for e, _ in spans]
+
+
 async def match_record(schema: str, room_id: str) -> dict[str, Any] | None:
     rows = await pg_rows(schema, "SELECT record FROM matches WHERE id = $1", room_id)
     return json.loads(rows[0]["record"]) if rows else None

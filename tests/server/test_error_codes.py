@@ -1219,6 +1219,48 @@ async def no_hello_in_time(tmp_path: Path) -> None:
         assert await drain(bystander) == []
 
 
+@closes(1013, "cut off from the other servers: reconnect and resume")
+async def cut_off(tmp_path: Path) -> None:
+    """Two nodes; n1 loses Redis (its relay goes silent).  Once cut off for two leases it
+    closes bob, who watches a room n2 runs (n1 can neither forward to it nor hear it), and
+    keeps cal, who follows nothing elsewhere."""
+    await redis_ping(REDIS_URL)
+    prefix = "t" + secrets.token_hex(6)
+    async with fresh_schema("kj_codes") as schema:
+        cluster = Cluster(tmp_path, schema, prefix)
+        clients: list[GameClient] = []
+
+        async def client(url: str, nickname: str) -> GameClient:
+            c = await GameClient.connect(url, proxy=None, open_timeout=5, close_timeout=1)
+            clients.append(c)
+            assert (await c.hello(nickname))["type"] == "welcome"
+            return c
+
+        try:
+            n1, n2 = await cluster.start_linked("n1", "n2", KLAVERJAS_LEASE_SECONDS="1")
+            ann = await client(n2.url, "ann")
+            created = await ann.request({"type": "create_room", "seat": 0}, "snapshot")
+            room_id = created["room_id"]
+            bob, cal = await client(n1.url, "bob"), await client(n1.url, "cal")
+            watched = await bob.request({"type": "watch", "room_id": room_id}, "snapshot")
+            assert watched["type"] == "snapshot", watched
+            assert n1.redis is not None
+            n1.redis.pause()
+            async with asyncio.timeout(15):
+                while bob.ws.close_code is None:
+                    await asyncio.sleep(0.05)
+            assert (bob.ws.close_code, bob.ws.close_reason) == (
+                1013, "cut off from the other servers: reconnect and resume"
+            )  # fmt: skip
+            assert (await cal.request({"type": "ping", "ref": "c"}, "pong"))["ref"] == "c"
+            assert await drain(ann) == []
+        finally:
+            for c in clients:
+                await c.close()
+            await cluster.close()
+            await redis_purge(REDIS_URL, prefix)
+
+
 @closes(1013, "too many connections: try again later")
 async def too_many_connections(tmp_path: Path) -> None:
     """One address may hold ``max_per_address`` connections; one more is closed at once,
