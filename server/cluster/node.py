@@ -53,6 +53,7 @@ from .bus import Bus
 from .messages import (
     Batch,
     Close,
+    Following,
     Forward,
     Frame,
     Gone,
@@ -528,6 +529,8 @@ class ClusterRouter(Router):
                     client.deliver(room_id, version, text)
                 elif version > last + 1:  # some went missing (Redis lost them): catch up
                     self._catch_up(client, room_id, last)
+            case Following(room_id=room_id, version=version):
+                client.caught_up(room_id, version)
             case Left(key=key):
                 client.left(key)
             case Close(code=code, reason=reason):

@@ -437,7 +437,9 @@ class RoomActor(Actor):
         if self.room.status == OPEN:
             self._watch_seats()
         oldest = self.history[0].version if self.history else self.room.version + 1
-        if since is not None and oldest - 1 <= since <= self.room.version:
+        if since == self.room.version:
+            peer.caught_up(self.room.id, since)  # nothing to send: but it follows from here
+        elif since is not None and oldest - 1 <= since <= self.room.version:
             for step in self.history:
                 if step.version > since:
                     current = step.version == self.room.version

@@ -19,6 +19,7 @@ import pytest
 
 from tests.multinode.audit import (
     check_finished_match,
+    check_hands,
     check_table_end,
     log_epochs,
     stored_room,
@@ -67,6 +68,7 @@ async def audit(cluster: Cluster, table: Table) -> list[int]:
     stored = await stored_room(cluster.schema, table.room_id)
     assert stored.version == table.views()[0].version
     assert check_finished_match(stored, table.bots) > 30
+    assert check_hands(stored, table.bots) > 100  # nobody was shown another seat's cards
     return await log_epochs(cluster.schema, table.room_id)
 
 
