@@ -55,6 +55,11 @@ class ActorKind(Protocol):
         """``peer`` followed ``actor`` before it moved here: queue bringing it up to date
         (queued at once, so it runs before any later command of that peer)."""
 
+    async def ended(self, key: str, peer: Peer, since: int) -> bool:
+        """``peer`` followed ``key`` from ``since``, and nobody runs it: if it has ended
+        (what told of its end lost on the way), tell ``peer`` how it ended and let it go;
+        False if it has not ended."""
+
 
 class Router:
     """The actors of this process, by key; locate, tell, adopt and relinquish."""

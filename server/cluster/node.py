@@ -599,7 +599,9 @@ class ClusterRouter(Router):
                     )
                     await self._send(node, rejoin)
                     return
-            except Unavailable:
+                if node is None and await self.kinds[ref.kind].ended(key, client, since):
+                    return  # it ended meanwhile: the connection has heard how
+            except (Unavailable, StoreError):
                 pass
             await asyncio.sleep(0.25)
         log.warning("rejoin_failed", key=key, conn=client.conn_id)
