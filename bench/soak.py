@@ -24,8 +24,9 @@ Faults, one at a time, at random moments (``--fault-every`` seconds apart on ave
 * ``client_drop``: a bot's socket is cut (no close frame); it reconnects and resumes;
 * ``node_kill``: a node is killed (SIGKILL), and started again 2-6 s later;
 * ``redis_restart``: the private Redis is killed and started again 0.5-3 s later (empty);
-* ``slow_client``: a client with a 4 KiB receive buffer watches several tables and the
-  lobby and never reads; the node must drop it (``1013``) and go on.
+* ``slow_client``: a client with a 4 KiB receive buffer watches the tables and the lobby,
+  asks for a table's snapshot 3,000 times (``watch``: some 10 MiB) and never reads; the
+  node must drop it (``1013``, too slow) and go on.
 
 What is checked
 ---------------
@@ -51,6 +52,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import json
 import random
 import secrets
@@ -100,8 +102,7 @@ EXPLAINED = {
     "bus_task_not_ended": "a node stopping",
     "connections_not_closed": "a node stopping",
 }
-FAULTS = ("client_drop", "node_kill", "redis_restart", "slow_client")
-WEIGHTS = (5, 2, 1, 1)
+FAULTS = "client_drop=5,node_kill=2,redis_restart=1,slow_client=1"  # kind=weight
 
 
 @dataclass
@@ -132,6 +133,11 @@ class Soak:
         self.rng = random.Random(args.seed)
         self.figures = Figures()
         self.deadline = time.monotonic() + args.minutes * 60
+        faults = dict(kv.split("=") for kv in args.faults.split(",") if kv)
+        unknown = set(faults) - {"client_drop", "node_kill", "redis_restart", "slow_client"}
+        if unknown:
+            raise SystemExit(f"soak: no such fault {sorted(unknown)}")
+        self.kinds, self.weights = list(faults), [float(w) for w in faults.values()]
         self.tables: dict[int, Table] = {}  # slot -> the table playing there now
         self.last_fault = 0.0
         self.stopping = False
@@ -224,7 +230,9 @@ class Soak:
             await asyncio.sleep(self.rng.expovariate(1 / self.args.fault_every))
             if self.done():
                 return
-            kind = self.rng.choices(FAULTS, WEIGHTS)[0]
+            if not self.kinds:
+                return
+            kind = self.rng.choices(self.kinds, self.weights)[0]
             self.figures.faults[kind] += 1
             self.note(f"fault: {kind}")
             try:
@@ -270,6 +278,11 @@ class Soak:
             await ws.send(json.dumps({"type": "lobby_subscribe"}))
             for table in list(self.tables.values()):
                 await ws.send(json.dumps({"type": "watch", "room_id": table.room_id}))
+            tables = list(self.tables.values())
+            if tables:  # and asks for far more than its buffers hold: snapshots, unread
+                ask = json.dumps({"type": "watch", "room_id": tables[0].room_id})
+                for _ in range(3000):
+                    await ws.send(ask)
             await asyncio.sleep(self.args.slow_for)  # never reading
             code = None
             with contextlib.suppress(ConnectionClosed, TimeoutError):
@@ -407,6 +420,7 @@ async def run(args: argparse.Namespace) -> int:
             await cluster.close()
             await redis.kill()
         read_logs(soak)
+        gc.collect()  # the nodes' pipes, while the loop still runs
     seconds = time.monotonic() - f.started
     flat, rss = memory(f, seconds)
     if not flat:
@@ -466,6 +480,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tables", type=int, default=8, help="tables playing at once")
     parser.add_argument("--fault-every", type=float, default=20.0,
                         help="mean seconds between faults")  # fmt: skip
+    parser.add_argument("--faults", default=FAULTS,
+                        help=f"kinds of fault, weighted (default {FAULTS})")  # fmt: skip
     parser.add_argument("--slow-for", type=float, default=30.0,
                         help="seconds a slow client goes without reading")  # fmt: skip
     parser.add_argument("--match-timeout", type=float, default=180.0,
