@@ -334,22 +334,32 @@ class ClusterRouter(Router):
             return
         if time.monotonic() - since < self.lease_ms / 1000:
             return
-        self._handing_over = asyncio.get_running_loop().create_task(self._hand_over())
+        held = list(self.actors.values())
+        log.warning("store_failing_handing_over", node=self.node, actors=len(held))
+        self._handing_over = asyncio.get_running_loop().create_task(self._hand_over_all(held))
 
-    async def _hand_over(self) -> None:
+    async def _hand_over_all(self, held: list[Actor]) -> None:
         try:
-            held = list(self.actors.values())
-            log.warning("store_failing_handing_over", node=self.node, actors=len(held))
-            for actor in held:
-                self._forget(actor)
-            await asyncio.gather(*(actor.stop() for actor in held))
-            refs = tuple(Ref(a.kind, a.key) for a in held)
-            with contextlib.suppress(RedisError, OSError):
-                await self._release(keys=[self.lease(r.key) for r in refs], args=[self.node])
-                self.bus.publish(self.bus.everyone, Released(refs))
-            self._follow({r.key for r in refs})  # our connections follow them elsewhere
+            await self._hand_over(held)
         finally:
             self._handing_over = None
+
+    async def reload(self, actor: Actor, followers: list[Peer]) -> None:
+        """An actor behind its log is handed over like any: whoever adopts it first (this
+        node, often) replays the log; every follower is re-attached there."""
+        log.warning("reloading", key=actor.key)
+        await self._hand_over([actor])
+
+    async def _hand_over(self, held: list[Actor]) -> None:
+        """Stop ``held``, release their leases and say so: the nodes adopt them at once."""
+        for actor in held:
+            self._forget(actor)
+        await asyncio.gather(*(actor.stop() for actor in held))
+        refs = tuple(Ref(a.kind, a.key) for a in held)
+        with contextlib.suppress(RedisError, OSError):
+            await self._release(keys=[self.lease(r.key) for r in refs], args=[self.node])
+            self.bus.publish(self.bus.everyone, Released(refs))
+        self._follow({r.key for r in refs})  # our connections follow them elsewhere
 
     async def _beat(self) -> None:
         """This node is alive (the others drop its connections' stand-ins when it is not),
