@@ -450,6 +450,7 @@ class RoomMachine(RuleBasedStateMachine):
         for player in self.players:
             for client in player.clients:
                 self.run(client.close())
+                self.h.clients.remove(client)  # (and what it kept, with it)
 
 
 def test_a_room_is_its_log_and_shows_each_seat_its_own_hand(tmp_path: Path) -> None:
