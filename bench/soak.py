@@ -167,15 +167,16 @@ class Soak:
         }
         pace = self.rng.uniform(0.02, 0.15)
         seed = self.rng.randrange(1 << 30)
-        first = len(self.cluster.bots)
+        made: list[Bot] = []
         try:
             table = await seat_table(
-                self.cluster, nodes, rules, spectator=index % 2 == 0, pace=pace, seed=seed
-            )
+                self.cluster, nodes, rules, spectator=index % 2 == 0, pace=pace, seed=seed,
+                made=made,
+            )  # fmt: skip
         except Exception as err:  # a node or Redis went away while seating: try again
             self.figures.setups_failed += 1
             self.note(f"table {index}.{number}: set-up failed ({type(err).__name__}: {err})")
-            await self.discard(self.cluster.bots[first:])
+            await self.discard(made)
             await asyncio.sleep(1.0)
             return
         self.figures.matches_started += 1
@@ -183,13 +184,27 @@ class Soak:
         try:
             await self.cluster.until(table.over, self.args.match_timeout, "the match to end")
         except AssertionError as err:
-            self.figures.fail(f"table {index}.{number} {table.room_id} stuck: {err}")
+            where = await self.whereabouts(table.room_id)
+            self.figures.fail(f"table {index}.{number} {table.room_id} stuck ({where}): {err}")
         else:
             self.figures.matches_finished += 1
             await self.audit(table)
         finally:
             del self.tables[index]
             await self.discard(table.bots)
+
+    async def whereabouts(self, room_id: str) -> str:
+        """Who runs a room, and how far its log goes (for a stuck table's diagnosis)."""
+        try:
+            owners = await self.cluster.ownership()
+            runs = [n for n, answer in owners.items() if room_id in answer.get("rooms", [])]
+            rows = await pg_rows(
+                self.cluster.schema,
+                "SELECT max(version) AS v FROM room_log WHERE room_id = $1", room_id,
+            )  # fmt: skip
+            return f"run by {runs or 'nobody'}, log at v{rows[0]['v']}"
+        except Exception as err:
+            return f"whereabouts unknown: {err!r}"
 
     async def discard(self, bots: list[Bot]) -> None:
         for bot in bots:
@@ -253,7 +268,8 @@ class Soak:
         if len(alive) < 2:
             return
         node = self.rng.choice(alive)
-        await self.cluster.kill(node)
+        with contextlib.suppress(TimeoutError):  # dead, if its pipes linger in a worker
+            await self.cluster.kill(node)
         await asyncio.sleep(self.rng.uniform(2, 6))
         node.stopping = False
         await node.start()
@@ -292,6 +308,8 @@ class Soak:
             code = ws.close_code
             if code == 1013 and "too slow" in (ws.close_reason or ""):
                 self.figures.slow["dropped with 1013"] += 1
+            elif code == 1006:  # the node closed it, its close frame stuck behind the rest
+                self.figures.slow["dropped (its close could not be sent)"] += 1
             elif node.alive:
                 self.figures.slow[f"kept up (closed {code})"] += 1
             else:

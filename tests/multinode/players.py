@@ -510,18 +510,20 @@ async def seat_table(
     pace: float = 0.0,
     seed: int = 0,
     options: dict[int, dict[str, Any]] | None = None,
+    made: list[Bot] | None = None,
 ) -> Table:
     """Four bots, seat ``i`` connected to ``nodes[i % len(nodes)]`` (``options[i]``: more
     arguments of its :class:`Bot`), in a room created by seat 0; with ``spectator`` a fifth
-    bot watches from a node that does not own the room.
+    bot watches from a node that does not own the room.  Every bot made is added to
+    ``made`` as it is (so a caller can let them go if seating fails).
     Everyone is ready and the bots are playing when this returns."""
     options = options or {}
-    players = [
-        await cluster.bot(
-            nodes[i % len(nodes)], f"p{i}", seed=seed, pace=pace, **options.get(i, {})
-        )
-        for i in range(4)
-    ]
+    made = [] if made is None else made
+    players = []
+    for i in range(4):
+        node = nodes[i % len(nodes)]
+        made.append(await cluster.bot(node, f"p{i}", seed=seed, pace=pace, **options.get(i, {})))
+        players.append(made[-1])
     created = await players[0].request(
         {"type": "create_room", "name": "multinode", "rules": rules}, "snapshot"
     )
@@ -533,6 +535,7 @@ async def seat_table(
         owner = await cluster.owner(room_id)
         elsewhere = [n for n in nodes if n is not owner] or [owner]
         table.spectator = await cluster.bot(elsewhere[0], "spectator")
+        made.append(table.spectator)
         watched = await table.spectator.request({"type": "watch", "room_id": room_id}, "snapshot")
         assert watched["type"] == "snapshot" and watched["seat"] is None, watched
     for seat, player in enumerate(players[1:], 1):
