@@ -32,6 +32,10 @@ async def _stop() -> None:
 
 class Actor:
     closed_code = "closed"
+    # Once ``finished()``, end at once: commands queued behind the one that finished it are
+    # refused with ``closed_code`` (a room that closed or whose match ended takes no chat,
+    # act or watch).  An actor whose end is only a rest (a sheet) runs them first instead.
+    final = True
     kind = ""  # the name its kind registered with the router ("room", "tournament")
     key = ""  # the id of the durable log this actor writes
 
@@ -144,7 +148,7 @@ class Actor:
                     self._cancel_timer()
                     self.deadline = None
                     await self._guarded()
-                if self.finished() and not inbox:
+                if self.finished() and (self.final or not inbox):
                     return
         finally:
             self._cancel_timer()

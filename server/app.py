@@ -63,7 +63,7 @@ class Server:
         if settings.redis_url:  # a cluster: the nodes share out the live actors
             self.cluster = ClusterRouter(settings, store, self.lobby, self.identity.nicknames)
         self.router: Router = self.cluster or Router()
-        journal = Journal(store, self._fenced)
+        journal = Journal(store, self._fenced, self._behind)
         self.bots = Bots(
             settings.bot_workers, settings.bot_queue, settings.bot_budget, self.metrics
         )  # this node's own pool of search processes
@@ -116,6 +116,14 @@ class Server:
         actor = self.router.actors.get(key)
         if actor is not None:
             asyncio.get_running_loop().create_task(self.router.relinquish(actor))
+
+    def _behind(self, key: str) -> None:
+        """``key``'s log holds an entry its actor never folded in (a write reported as
+        failed went in): load it again from the log, its followers re-attached."""
+        actor = self.router.actors.get(key)
+        if actor is not None:
+            followers = [c for c in self.clients if c.following(key) is not None]
+            asyncio.get_running_loop().create_task(self.router.reload(actor, followers))
 
     async def start(self) -> None:
         await self.store.open()

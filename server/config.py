@@ -28,7 +28,7 @@ class Settings:
     cpu_delay: float = 0.6  # seconds a CPU player waits before acting
     away_after: int = 2  # timeouts in a row that mark a seat away
     deal_pause: float = 8.0  # seconds between deals for the players to see the result; 0: none
-    abandon_after: float = 120.0  # seconds an open room's seated players may all be gone
+    abandon_after: float = 120.0  # seconds an open room's seated players (or its owner) may be gone
     hello_timeout: float = 10.0  # seconds a new connection has to say hello
     max_connections: int = 10_000  # connections this node holds at once
     max_per_address: int = 20  # connections one client address may hold at once

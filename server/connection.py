@@ -78,6 +78,10 @@ class Client(Peer):
         self.versions[room_id] = version
         self.send_text(frame)
 
+    def caught_up(self, room_id: str, version: int) -> None:
+        if version > self.versions.get(room_id, -1):
+            self.versions[room_id] = version
+
     def follow(self, actor: Followed) -> None:
         super().follow(actor)
         self.kinds[actor.key] = actor.kind

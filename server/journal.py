@@ -3,7 +3,10 @@
 Each method returns once the write is committed.  A failure of ours never reaches the
 client as a refusal: a store that is down is :func:`~server.errors.storage_unavailable`,
 and an append whose fencing epoch is stale (another node took the actor over) is
-:func:`~server.errors.room_unavailable` and tells the router this node lost the key.
+:func:`~server.errors.room_unavailable` and tells the router this node lost the key.  An
+append whose version the log holds already means an earlier append reported as failed
+went in after all (its connection was lost as it committed): the actor is behind its own
+log, so it is ``room_unavailable`` too, and the actor is loaded again from the log.
 """
 
 from __future__ import annotations
@@ -13,13 +16,16 @@ from typing import Any
 
 from .errors import room_unavailable, storage_unavailable
 from .logs import log
-from .store.base import Fenced, Store, StoreError
+from .store.base import Fenced, Store, StoreError, VersionConflict
 
 
 class Journal:
-    def __init__(self, store: Store, lost: Callable[[str], None]) -> None:
+    def __init__(
+        self, store: Store, lost: Callable[[str], None], behind: Callable[[str], None]
+    ) -> None:
         self.store = store
         self._lost = lost  # called with a key whose append was fenced off
+        self._behind = behind  # called with a key whose log is ahead of its actor
 
     async def append(self, key: str, version: int, entry: dict[str, Any], epoch: int | None):
         try:
@@ -27,6 +33,10 @@ class Journal:
         except Fenced:
             log.warning("fenced", key=key, epoch=epoch)
             self._lost(key)
+            raise room_unavailable() from None
+        except VersionConflict:
+            log.warning("log_ahead", key=key, version=version)
+            self._behind(key)
             raise room_unavailable() from None
         except StoreError as err:
             log.error("store_append_failed", key=key, error=str(err))

@@ -3,13 +3,15 @@ wrong codes (invite codes, score sheet codes, tokens) it may try in a window of 
 a websocket and over HTTP (a sheet's exports) alike.
 
 An address is the connection's remote IP, or, behind a proxy this server trusts
-(``trust_forwarded``), the first address of its ``X-Forwarded-For`` header.
+(``trust_forwarded``), the last address of its ``X-Forwarded-For`` header: the one that
+proxy added (``deploy/nginx.conf`` appends the address it was connected from).  Every
+address before it came from the client, which may write anything there.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections import Counter, deque
+from collections import Counter, OrderedDict, deque
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
@@ -23,11 +25,15 @@ WRONG_CODES = frozenset({"bad_invite", "bad_sheet_code", "bad_token"})  # count 
 
 
 def client_address(ws: ServerConnection, trust_forwarded: bool) -> str:
+    """The address a connection's limits count against (see the module's docstring)."""
     if trust_forwarded and ws.request is not None:
-        forwarded = ws.request.headers.get("X-Forwarded-For", "")
-        first = forwarded.split(",")[0].strip()
-        if first:
-            return first
+        hops = [
+            hop.strip()
+            for header in ws.request.headers.get_all("X-Forwarded-For")
+            for hop in header.split(",")
+        ]  # several headers read as one list, in order
+        if hops and hops[-1]:
+            return hops[-1]
     remote = ws.remote_address
     return str(remote[0]) if isinstance(remote, tuple) else str(remote)
 
@@ -53,11 +59,18 @@ class Connections:
 
 
 class FailedAttempts:
-    """Wrong codes by address: at most ``limit`` in any ``window`` seconds."""
+    """Wrong codes by address: at most ``limit`` in any ``window`` seconds.
 
-    def __init__(self, limit: int, window: float, now: Callable[[], float]) -> None:
-        self.limit, self.window, self.now = limit, window, now
-        self.failures: dict[str, deque[float]] = {}
+    Only addresses with a wrong code in the last ``window`` are kept: each new failure
+    forgets the addresses whose latest failure is older (they are kept in the order of
+    their latest failure, so that costs nothing while there are none), and at most
+    ``most`` addresses are kept at all (the one that failed longest ago goes first)."""
+
+    def __init__(
+        self, limit: int, window: float, now: Callable[[], float], most: int = 65_536
+    ) -> None:
+        self.limit, self.window, self.now, self.most = limit, window, now, most
+        self.failures: OrderedDict[str, deque[float]] = OrderedDict()
 
     def check(self, address: str) -> None:
         """Refuse (``too_many_attempts``) an address that has used up its tries."""
@@ -76,7 +89,16 @@ class FailedAttempts:
             )
 
     def failed(self, address: str) -> None:
-        self.failures.setdefault(address, deque()).append(self.now())
+        now = self.now()
+        times = self.failures.setdefault(address, deque(maxlen=self.limit))
+        times.append(now)
+        self.failures.move_to_end(address)
+        failures = self.failures
+        while failures:
+            oldest, last = next(iter(failures.items()))
+            if len(failures) <= self.most and now - last[-1] < self.window:
+                break
+            del failures[oldest]
 
     async def coded(self, address: str, work: Awaitable[T]) -> T:
         """``work`` that checks a secret code (an invite code, a sheet's, a token): refused

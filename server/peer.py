@@ -61,6 +61,10 @@ class Peer:
         """A room's update (or ``snapshot``) as of ``version``: where resuming starts."""
         self.send_text(frame)
 
+    def caught_up(self, room_id: str, version: int) -> None:
+        """Follows ``room_id`` from ``version`` on, which it has already: nothing is sent,
+        but a resume after a move starts there."""
+
     def follow(self, actor: Followed) -> None:
         """Follows ``actor`` from now on (it sends this peer what changes)."""
         self.memberships[actor.key] = actor

@@ -10,6 +10,7 @@ run on another node.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -55,6 +56,11 @@ class ActorKind(Protocol):
         """``peer`` followed ``actor`` before it moved here: queue bringing it up to date
         (queued at once, so it runs before any later command of that peer)."""
 
+    async def ended(self, key: str, peer: Peer, since: int) -> bool:
+        """``peer`` followed ``key`` from ``since``, and nobody runs it: if it has ended
+        (what told of its end lost on the way), tell ``peer`` how it ended and let it go;
+        False if it has not ended."""
+
 
 class Router:
     """The actors of this process, by key; locate, tell, adopt and relinquish."""
@@ -62,6 +68,7 @@ class Router:
     def __init__(self) -> None:
         self.kinds: dict[str, ActorKind] = {}
         self.actors: dict[str, Actor] = {}
+        self._reloading: dict[str, asyncio.Future[Actor | None]] = {}  # key -> the new one
 
     def register(self, kind: ActorKind) -> None:
         self.kinds[kind.name] = kind
@@ -101,7 +108,8 @@ class Router:
 
     async def locate(self, ref: Ref, peer: Peer, command: Any) -> Any:
         """An actor not held here: here, none (None) or :data:`FORWARDED` elsewhere."""
-        return None
+        reloading = self._reloading.get(ref.key)
+        return None if reloading is None else await asyncio.shield(reloading)
 
     async def tell(self, ref: Ref, message: Message) -> None:
         """Queue ``message`` in the actor of ``ref``; nothing if it runs nowhere."""
@@ -121,6 +129,27 @@ class Router:
         self._forget(actor)
         log.warning("relinquished", key=actor.key)
         await actor.stop()
+
+    async def reload(self, actor: Actor, followers: list[Peer]) -> None:
+        """Stop ``actor`` and load it again from its log (it is behind it); ``followers``
+        (connections here that followed it) follow the new one from where they were."""
+        key, kind = actor.key, self.kinds[actor.kind]
+        loaded: asyncio.Future[Actor | None] = asyncio.get_running_loop().create_future()
+        self._reloading[key] = loaded  # commands for it meanwhile wait for the new one
+        again: Actor | None = None
+        try:
+            self._forget(actor)
+            log.warning("reloading", key=key)
+            await actor.stop()
+            again = await self.adopt(Ref(actor.kind, key))
+            if again is not None:
+                for peer in followers:
+                    since = peer.following(key)
+                    if since is not None:
+                        kind.rejoin(again, peer, since)
+        finally:
+            del self._reloading[key]
+            loaded.set_result(again)
 
     async def load_all(self, *kinds: str) -> int:
         """Adopt every live actor of these kinds (default: all) that does not run here: a

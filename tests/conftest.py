@@ -31,7 +31,14 @@ settings.register_profile(
     phases=[Phase.explicit, Phase.generate],
     suppress_health_check=[HealthCheck.too_slow],
 )
-settings.load_profile("ci" if os.environ.get("CI") == "true" else "default")
+# Long runs of the property tests, not in CI: ``HYPOTHESIS_PROFILE=soak`` (the room machine,
+# tests/server/test_room_machine.py, raises its own counts under it too).
+settings.register_profile(
+    "soak", max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.load_profile(
+    os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") == "true" else "default")
+)
 
 
 def load_cases(name: str) -> list[dict]:

@@ -144,7 +144,7 @@ class Bus:
                 if lost:
                     log.info("redis_reconnected")
                     lost = False
-                    asyncio.get_running_loop().create_task(self._recover())
+                    asyncio.get_running_loop().create_task(self.recover())
                 async for message in pubsub.listen():
                     if message.get("type") != "message":
                         continue
@@ -163,7 +163,7 @@ class Bus:
                 with contextlib.suppress(Exception):
                     await pubsub.aclose()
 
-    async def _recover(self) -> None:
+    async def recover(self) -> None:
         """Run ``on_reconnect`` until it gets through (a fresh Redis may drop a few of the
         pool's old connections first)."""
         for attempt in range(100):

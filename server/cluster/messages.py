@@ -73,6 +73,17 @@ class Update:
     snapshot: bool
 
 
+@message("following")
+@dataclass(frozen=True, slots=True)
+class Following:
+    """The connection follows room ``room_id`` from ``version`` on (it was up to date:
+    nothing was sent), so that its node re-attaches it there if the room moves."""
+
+    conn: str
+    room_id: str
+    version: int
+
+
 @message("left")
 @dataclass(frozen=True, slots=True)
 class Left:

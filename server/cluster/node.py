@@ -14,6 +14,15 @@
   last version each one saw, so nobody misses an update.
 * **Lobby.**  Room and tournament summaries live in Redis hashes and every change is
   broadcast; each node mirrors them in its lobby's :class:`~server.lobby.Directory`.
+* **Partitions.**  A node cut from Redis cannot renew its leases: each failed renewal it
+  asks the store whether the fence of each actor it runs has moved on (another node took
+  it over), and lets those go; once cut off for two leases (or as soon as a fence moved)
+  it closes the connections that follow an actor it does not run (``1013``: they reconnect
+  to another node and resume), since it can neither forward their commands nor hear the
+  updates.  A node cut from the database (its store failing for a lease) hands every actor
+  it runs to the others (stopped, leases released, ``Released``) and adopts nothing until
+  the store answers again; its connections stay, their commands forwarded to the new
+  owners.  Fencing keeps the log right whatever a node believes; these keep play going.
 """
 
 from __future__ import annotations
@@ -22,6 +31,7 @@ import asyncio
 import contextlib
 import json
 import random
+import time
 from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any
 
@@ -34,7 +44,7 @@ from ..errors import Refused, Unavailable, room_unavailable
 from ..ids import new_id
 from ..logs import log
 from ..messages import Message
-from ..peer import Peer
+from ..peer import CLOSE_TRY_LATER, Peer
 from ..router import FORWARDED, ROOM, TOURNAMENT, Ref, Router
 from ..store.base import StoreError
 from ..table.room import LIVE as LIVE_ROOM
@@ -43,6 +53,7 @@ from .bus import Bus
 from .messages import (
     Batch,
     Close,
+    Following,
     Forward,
     Frame,
     Gone,
@@ -111,6 +122,9 @@ class ClusterRouter(Router):
         self._tasks: list[asyncio.Task[None]] = []
         self._renew = self.bus.redis.register_script(_RENEW)
         self._release = self.bus.redis.register_script(_RELEASE)
+        self._renewed_at = 0.0  # loop time of the latest renewal of our leases
+        self.cut_off = False  # out of touch with Redis, and so with the other nodes
+        self._handing_over: asyncio.Task[None] | None = None
 
     def lease(self, key: str) -> str:
         return self.bus.key(f"lease:{key}")
@@ -122,6 +136,7 @@ class ClusterRouter(Router):
         await self.bus.start()
         await self._load_lobby()
         await self._beat()
+        self._renewed_at = asyncio.get_running_loop().time()
         await self.sweep()
         self._tasks = [
             asyncio.create_task(self._every(self.lease_ms / 3000, self.keep_leases), name="leases"),
@@ -207,7 +222,9 @@ class ClusterRouter(Router):
 
     async def _adopt(self, ref: Ref) -> Actor | None:
         existing = self.actors.get(ref.key)
-        if existing is not None or self.stopping or not await self._claim(ref.key):
+        if existing is not None or self.stopping or self.store.failing_since is not None:
+            return existing  # (a node that cannot store leaves it to the others)
+        if not await self._claim(ref.key):
             return existing
         try:
             epoch = await self.store.fence(ref.key)
@@ -258,18 +275,91 @@ class ClusterRouter(Router):
             raise room_unavailable() from None
 
     async def keep_leases(self) -> None:
-        await self._beat()
-        held = list(self.actors)
-        if not held:
-            return
-        lost = await self._renew(
-            keys=[self.lease(k) for k in held], args=[self.node, self.lease_ms]
-        )
+        """Renew our leases (and let go of those we lost); see the module's "Partitions"
+        for what a node does when it cannot, or when its store fails."""
+        self._check_store()
+        try:
+            await self._beat()
+            held = list(self.actors)
+            lost = await self._renew(
+                keys=[self.lease(k) for k in held], args=[self.node, self.lease_ms]
+            ) if held else []  # fmt: skip
+        except (RedisError, OSError):
+            await self._out_of_touch()
+            raise
+        self._renewed_at = asyncio.get_running_loop().time()
+        if self.cut_off:
+            self.cut_off = False
+            log.warning("cluster_rejoined", node=self.node)
+            asyncio.get_running_loop().create_task(self.bus.recover())
         prefix = len(self.lease(""))
         for key in lost:
             actor = self.actors.get(key[prefix:])
             if actor is not None:
                 await self.relinquish(actor)
+
+    async def _out_of_touch(self) -> None:
+        """Redis did not answer: let go of every actor another node took over meanwhile
+        (its fence moved on); once cut off, send away the connections that follow an actor
+        this node does not run (it can neither forward their commands nor hear updates)."""
+        moved = False
+        for actor in list(self.actors.values()):
+            if actor.epoch is None:
+                continue
+            try:
+                epoch = await self.store.epoch(actor.key)
+            except StoreError:
+                continue
+            if epoch != actor.epoch and self.actors.get(actor.key) is actor:
+                log.warning("fenced_off", key=actor.key, epoch=actor.epoch, now=epoch)
+                await self.relinquish(actor)
+                moved = True
+        silent = asyncio.get_running_loop().time() - self._renewed_at
+        if not self.cut_off and (moved or silent > 2 * self.lease_ms / 1000):
+            self.cut_off = True
+            log.warning("cluster_cut_off", node=self.node, silent=round(silent, 1))
+        if not self.cut_off:
+            return
+        for client in list(self.local.values()):
+            elsewhere = [k for k in (*client.versions, *client.watching) if k not in self.actors]
+            if elsewhere:
+                client.close(
+                    CLOSE_TRY_LATER, "cut off from the other servers: reconnect and resume"
+                )
+
+    def _check_store(self) -> None:
+        """A store failing for a lease: hand everything this node runs to the others."""
+        since = self.store.failing_since
+        if since is None or not self.actors or self.stopping or self._handing_over:
+            return
+        if time.monotonic() - since < self.lease_ms / 1000:
+            return
+        held = list(self.actors.values())
+        log.warning("store_failing_handing_over", node=self.node, actors=len(held))
+        self._handing_over = asyncio.get_running_loop().create_task(self._hand_over_all(held))
+
+    async def _hand_over_all(self, held: list[Actor]) -> None:
+        try:
+            await self._hand_over(held)
+        finally:
+            self._handing_over = None
+
+    async def reload(self, actor: Actor, followers: list[Peer]) -> None:
+        """An actor behind its log is handed over like any: whoever adopts it first (this
+        node, often) replays the log; every follower is re-attached there."""
+        log.warning("reloading", key=actor.key)
+        await self._hand_over([actor])
+
+    async def _hand_over(self, held: list[Actor]) -> None:
+        """Stop ``held``, release their leases and say so: the nodes adopt them at once."""
+        for actor in held:
+            self._forget(actor)
+        await asyncio.gather(*(actor.stop() for actor in held))
+        refs = tuple(Ref(a.kind, a.key) for a in held)
+        with contextlib.suppress(RedisError, OSError):
+            await self._release(keys=[self.lease(r.key) for r in refs], args=[self.node])
+            self.bus.publish(self.bus.everyone, Released(refs))
+        self._follow({r.key for r in refs})  # our connections follow them elsewhere
 
     async def _beat(self) -> None:
         """This node is alive (the others drop its connections' stand-ins when it is not),
@@ -449,6 +539,8 @@ class ClusterRouter(Router):
                     client.deliver(room_id, version, text)
                 elif version > last + 1:  # some went missing (Redis lost them): catch up
                     self._catch_up(client, room_id, last)
+            case Following(room_id=room_id, version=version):
+                client.caught_up(room_id, version)
             case Left(key=key):
                 client.left(key)
             case Close(code=code, reason=reason):
@@ -517,7 +609,9 @@ class ClusterRouter(Router):
                     )
                     await self._send(node, rejoin)
                     return
-            except Unavailable:
+                if node is None and await self.kinds[ref.kind].ended(key, client, since):
+                    return  # it ended meanwhile: the connection has heard how
+            except (Unavailable, StoreError):
                 pass
             await asyncio.sleep(0.25)
         log.warning("rejoin_failed", key=key, conn=client.conn_id)

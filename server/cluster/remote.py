@@ -16,7 +16,7 @@ from .. import protocol as p
 from ..mailbox import Mailbox
 from ..peer import Peer
 from ..router import Router
-from .messages import Close, Forward, Frame, Left, Outcome, Rejoin, Update
+from .messages import Close, Following, Forward, Frame, Left, Outcome, Rejoin, Update
 
 Out = Callable[[Any], None]  # queue an item for the connection's node
 
@@ -42,6 +42,10 @@ class RemoteClient(Peer):
     def deliver(self, room_id: str, version: int, frame: str, snapshot: bool = False) -> None:
         self._versions[room_id] = version
         self.out(Update(self.conn, room_id, version, frame, snapshot))
+
+    def caught_up(self, room_id: str, version: int) -> None:
+        self._versions[room_id] = version
+        self.out(Following(self.conn, room_id, version))
 
     def left(self, key: str) -> None:
         self.memberships.pop(key, None)

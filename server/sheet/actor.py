@@ -32,6 +32,7 @@ Command = Callable[[Sheet], list[Entry]]  # a transition of the sheet, bound to 
 
 class SheetActor(Actor):
     kind = SHEET
+    final = False  # an idle sheet ends, but runs what was queued before it did
 
     def __init__(self, sheet: Sheet, ports: Ports) -> None:
         super().__init__(ports.clock, f"sheet {sheet.id}", log.bind(sheet_id=sheet.id))

@@ -138,6 +138,9 @@ class Sheets:
     def rejoin(self, actor: SheetActor, peer: Peer, since: int) -> None:
         actor.tell(lambda: actor.rejoin(peer, since))
 
+    async def ended(self, key: str, peer: Peer, since: int) -> bool:
+        return False  # a sheet never ends: a phone opens it again
+
 
 def _draft(m: p.SheetDeal) -> Draft:
     return Draft(m.playing, (m.points[0], m.points[1]), (m.roem[0], m.roem[1]), m.pit)

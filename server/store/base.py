@@ -302,6 +302,14 @@ class Store(Protocol):
         A new owner of a room or tournament calls this once and appends with the result.
         """
 
+    async def epoch(self, key: str) -> int | None:
+        """``key``'s fencing epoch now (None: never fenced)."""
+
+    # Since when calls have failed for want of the database (``time.monotonic()``: the start
+    # of the first failing call after the latest answer), or None while it answers.  A node
+    # that cannot store hands what it runs to the others (``server/cluster/node.py``).
+    failing_since: float | None
+
     async def log(self, room_id: str, after: int = 0) -> list[LogEntry]:
         """The room's log entries with version > ``after``, in order."""
 

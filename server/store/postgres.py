@@ -82,10 +82,11 @@ _ATTEMPT = f"SELECT {_ATTEMPT_COLS} FROM daily_attempts WHERE day = $1 AND playe
 _INSERT_LOG = "INSERT INTO room_log (room_id, version, entry) VALUES ($1, $2, $3)"
 # One statement: check the room's epoch under a share lock on its fence row, and insert.
 # A concurrent fence() (an UPDATE of that row) waits for this to commit, or this waits for it
-# and then re-checks the new epoch and inserts 0 rows ("INSERT 0 0").
+# and then re-checks the new epoch and inserts 0 rows ("INSERT 0 0").  The entry keeps the
+# epoch it was written with (epochs never go down along a key's versions).
 _INSERT_LOG_FENCED = (
-    "INSERT INTO room_log (room_id, version, entry)"
-    " SELECT $1::text, $2::bigint, $3::text FROM fences WHERE id = $1 AND epoch = $4"
+    "INSERT INTO room_log (room_id, version, entry, epoch)"
+    " SELECT $1::text, $2::bigint, $3::text, epoch FROM fences WHERE id = $1 AND epoch = $4"
     " FOR SHARE"
 )
 _FENCE = (
@@ -301,6 +302,8 @@ class PostgresStore:
         self._inflight = 0  # operations started and not finished
         self._idle = asyncio.Event()
         self._turns: dict[str, _Turn] = {}
+        self.failing_since: float | None = None  # see Store.failing_since
+        self._answered_at = 0.0  # when the latest call that reached the server began
 
     # ----------------------------------------------------------------- lifecycle
 
@@ -635,6 +638,11 @@ class PostgresStore:
         epoch = await self._submit(f"fence {key!r}", _fetchval(_FENCE, key), turn=key)
         return int(epoch)
 
+    async def epoch(self, key: str) -> int | None:
+        sql = "SELECT epoch FROM fences WHERE id = $1"
+        epoch = await self._submit(f"epoch of {key!r}", _fetchval(sql, key))
+        return None if epoch is None else int(epoch)
+
     async def log(self, room_id: str, after: int = 0) -> list[LogEntry]:
         """The room's log entries with version > ``after``, in order."""
         sql = (
@@ -934,6 +942,7 @@ class PostgresStore:
     @asynccontextmanager
     async def _connection(self, pool: asyncpg.Pool, what: str) -> AsyncIterator[_Conn]:
         """A pooled connection; any database or network failure becomes a StoreError."""
+        began = time.monotonic()
         try:
             async with pool.acquire(timeout=self._connect_timeout) as conn:
                 try:
@@ -945,6 +954,7 @@ class PostgresStore:
                         conn.terminate()
                     raise
         except StoreError:
+            self._answered(began)  # the server answered (a conflict, a fenced append)
             raise
         except _DB_ERRORS as exc:
             if _connection_failed(exc):
@@ -952,7 +962,17 @@ class PostgresStore:
                 # the next calls reconnect instead of trying stale ones one by one.
                 with suppress(*_DB_ERRORS):
                     await pool.expire_connections()
+                if self.failing_since is None and began > self._answered_at:
+                    self.failing_since = began  # (a call begun before an answer is old news)
+            else:
+                self._answered(began)
             raise StoreError(f"{what} failed: {self._describe(exc)}") from exc
+        else:
+            self._answered(began)
+
+    def _answered(self, began: float) -> None:
+        self._answered_at = max(self._answered_at, began)
+        self.failing_since = None
 
     def _describe(self, exc: BaseException, *, where: bool = True) -> str:
         at = f" at {self._where}" if where else ""

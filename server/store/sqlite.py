@@ -60,8 +60,8 @@ _ATTEMPT = f"SELECT {_ATTEMPT_COLS} FROM daily_attempts WHERE day = ? AND player
 _INSERT_LOG = "INSERT INTO room_log (room_id, version, entry) VALUES (?, ?, ?)"
 # Writes the entry only while the room's fence row holds the given epoch (0 rows otherwise).
 _INSERT_LOG_FENCED = (
-    "INSERT INTO room_log (room_id, version, entry)"
-    " SELECT ?, ?, ? FROM fences WHERE id = ? AND epoch = ?"
+    "INSERT INTO room_log (room_id, version, entry, epoch)"
+    " SELECT ?, ?, ?, epoch FROM fences WHERE id = ? AND epoch = ?"
 )
 _FENCE = (
     "INSERT INTO fences (id, epoch) VALUES (?, 1)"
@@ -235,6 +235,7 @@ class SqliteStore:
         self._closed = False
         self._closing: asyncio.Future[None] | None = None
         self.append_batches = 0  # statistic: append transactions committed so far
+        self.failing_since: float | None = None  # a local file: never out of reach
 
     # ----------------------------------------------------------------- lifecycle
 
@@ -473,6 +474,10 @@ class SqliteStore:
         fut = asyncio.get_running_loop().create_future()
         self._queue.put(_Append(room_id, version, text, epoch, fut))
         await fut
+
+    async def epoch(self, key: str) -> int | None:
+        sql = "SELECT epoch FROM fences WHERE id = ?"
+        return await self._submit(f"epoch of {key!r}", self._one, sql, key, lambda r: int(r[0]))
 
     async def fence(self, key: str) -> int:
         """Atomically increment and return ``key``'s fencing epoch (1 the first time).

@@ -96,6 +96,7 @@ class RoomActor(Actor):
         self.deadline_wall: float | None = None  # a decision's, shown to the players
         self.pause_until: float | None = None  # the pause between deals ends then (wall)
         self.alone_since: float | None = None  # open, and none of its players connected
+        self.owner_gone_since: float | None = None  # open, and its owner follows it no more
         self.pending: Pending | None = None  # the decision being searched
         self.closes = None if room.day is None else ports.day_closes(room.day)  # (wall)
 
@@ -180,15 +181,22 @@ class RoomActor(Actor):
         self.deadline_wall = None if automatic else self.clock.wall() + wait
 
     async def on_deadline(self) -> None:
-        """The deadline passed: an open room nobody seated comes back to closes, the pause
+        """The deadline passed: an open room nobody seated comes back to closes (or one
+        whose owner does not come back passes to a player who is there), the pause
         between deals is over, a daily game closes, or commit the decision due once its
         answer is in."""
         if self._closed_day():
             await self.commit_all(self.room.close_day())
             return
         if self.room.status == OPEN:
+            now, after = self.clock.now(), self.ports.settings.abandon_after
             if self._unattended():
-                await self.commit_all(self.room.abandon())
+                if self.alone_since is not None and now >= self.alone_since + after:
+                    await self.commit_all(self.room.abandon())
+            elif self.owner_gone_since is not None and now >= self.owner_gone_since + after:
+                await self.commit_all(self.room.pass_owner(self._connected()))
+            if self.room.status == OPEN:
+                self._watch_seats()
             return
         if self.room.waiting is not None:
             await self.commit_all(self.room.end_pause())
@@ -446,15 +454,35 @@ class RoomActor(Actor):
             return not self.members
         return not any(m.player_id in seated for m in self.members)
 
+    def _connected(self) -> frozenset[str]:
+        """The players with a connection that follows the room."""
+        return frozenset(m.player_id for m in self.members)
+
+    def _absences(self) -> None:
+        """Since when the room has been unattended, and its owner away from it (None: it
+        is not), counted from this very moment if not already."""
+        now = self.clock.now()
+        if not self._unattended():
+            self.alone_since = None
+        elif self.alone_since is None:
+            self.alone_since = now
+        if self.room.owner in self._connected():
+            self.owner_gone_since = None
+        elif self.owner_gone_since is None:
+            self.owner_gone_since = now
+
     def _watch_seats(self) -> None:
         """An open room: closing time while it is unattended (counted from when its last
-        seated player went), else no deadline."""
-        if not self._unattended():
-            self.alone_since = self.deadline = None
-            return
-        if self.alone_since is None:
-            self.alone_since = self.clock.now()
-        self.deadline = self.alone_since + self.ports.settings.abandon_after
+        seated player went); else, while its owner has been away from it, the time the
+        room passes to a player seated in it who is there; else no deadline."""
+        self._absences()
+        after = self.ports.settings.abandon_after
+        if self.alone_since is not None:
+            self.deadline = self.alone_since + after
+        elif self.owner_gone_since is not None and self.room.pass_owner(self._connected()):
+            self.deadline = self.owner_gone_since + after
+        else:
+            self.deadline = None
 
     def attach(self, peer: Peer, seat: int | None, since: int | None = None) -> None:
         """Add a member and bring it up to date: missed updates, or a snapshot."""
@@ -463,7 +491,9 @@ class RoomActor(Actor):
         if self.room.status == OPEN:
             self._watch_seats()
         oldest = self.history[0].version if self.history else self.room.version + 1
-        if since is not None and oldest - 1 <= since <= self.room.version:
+        if since == self.room.version:
+            peer.caught_up(self.room.id, since)  # nothing to send: but it follows from here
+        elif since is not None and oldest - 1 <= since <= self.room.version:
             for step in self.history:
                 if step.version > since:
                     current = step.version == self.room.version
@@ -478,8 +508,8 @@ class RoomActor(Actor):
     def detach(self, peer: Peer) -> None:
         self.members.pop(peer, None)
         peer.left(self.room.id)
-        if self.room.status == OPEN and self._unattended():
-            self.alone_since = self.alone_since or self.clock.now()  # from this very moment
+        if self.room.status == OPEN:
+            self._absences()  # from this very moment
             self.tell(self._rewatch)  # (often called from outside: the actor sets its timer)
 
     async def _rewatch(self) -> None:
@@ -537,6 +567,8 @@ class RoomActor(Actor):
         if self.room.seat_of(peer.player_id) is not None:
             await self.commit_all(self.room.leave(peer.player_id))
         self.detach(peer)
+        if peer.player_id == self.room.owner and peer.player_id not in self._connected():
+            await self.commit_all(self.room.pass_owner(self._connected()))  # held no seat
 
     async def add_cpu(self, peer: Peer, seat: int, level: str) -> None:
         await self.commit_all(self.room.add_cpu(peer.player_id, seat, level))

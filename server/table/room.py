@@ -29,6 +29,9 @@ Transitions, in one table (command: entries written | refusals)::
     abandon()         Closed() while open (its seated players have all been gone a while)
     close_day()       Closed() while live (a daily game whose day and grace are over: it
                       ends unfinished, with no result; the actor's timer)
+    pass_owner(c)     Owned(h) while open, h the next player seated clockwise from the
+                      owner's seat (from seat 0 if it holds none) among the connected c;
+                      else nothing (the owner left without a seat, or has been gone a while)
     back(p)           Away(s, False) if away      | not_seated
     resume(p)         Away(s, False) if seated and away
     expire(d, a)      Acted(turn, a, cpu|timeout) [+ Away(turn, True) after `away_after`
@@ -329,6 +332,21 @@ class Room:
         """A daily game still running when its day's games close (the actor keeps that
         time) is closed unfinished."""
         return [Closed()] if self.live and self.mode == DAILY else []
+
+    def pass_owner(self, connected: frozenset[str]) -> list[Entry]:
+        """The owner is gone (it left the room holding no seat, or none of its connections
+        has followed the room for a while): the room passes to the next player seated
+        clockwise from the owner's seat, or from seat 0 if it holds none, among the
+        ``connected`` (the actor knows who is); nothing if none of them is seated."""
+        if self.status != OPEN:
+            return []
+        start = self.seat_of(self.owner)
+        order = range(4) if start is None else [(start + step) % 4 for step in (1, 2, 3)]
+        for index in order:
+            player = self.seats[index].player
+            if player is not None and player != self.owner and player in connected:
+                return [Owned(player)]
+        return []
 
     def resume(self, player: str) -> list[Entry]:
         """A seated player came back to the table: no longer away."""

@@ -16,6 +16,7 @@ from ..bots import BOTS_BUSY, RETRY_AFTER
 from ..errors import Unavailable
 from ..ids import new_id, new_invite_code, normalize_code
 from ..levels import TAKEOVER_LEVEL
+from ..peer import encode
 from ..router import ROOM, Ref
 from ..store.base import RoomRow
 from ..text import check_name, clean_chat
@@ -236,3 +237,24 @@ class Rooms:
 
     def rejoin(self, actor: RoomActor, peer: Peer, since: int) -> None:
         actor.tell(lambda: actor.rejoin(peer, since))
+
+    async def ended(self, key: str, peer: Peer, since: int) -> bool:
+        """A room that finished or closed while ``peer`` followed it from another node, and
+        its last updates were lost on the way (Redis restarted as it ended): ``peer`` gets
+        the room as it ended, as a snapshot, and no longer follows it."""
+        row = await self.store.room(key)
+        if row is None or row.status in LIVE:
+            return False
+        log = [entries.decode(e.entry) for e in await self.store.log(key)]
+        room = Room.from_log(key, log, self.away_after, self.pauses)
+        if room.live:
+            return False  # (its status stored, its log not yet: it is being settled)
+        if room.version > since:
+            for seat in room.seats:
+                if seat.player:
+                    await self.identity.nickname(seat.player)
+            actor = RoomActor(room, self.ports)  # never started: only its snapshot
+            frame = actor.snapshot(room.seat_of(peer.player_id), peer.player_id)
+            peer.deliver(key, room.version, encode(frame), snapshot=True)
+        peer.left(key)
+        return True

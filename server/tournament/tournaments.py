@@ -144,3 +144,6 @@ class Tournaments:
 
     def rejoin(self, actor: TournamentActor, peer: Peer, since: int) -> None:
         actor.tell(lambda: actor.watch(peer))
+
+    async def ended(self, key: str, peer: Peer, since: int) -> bool:
+        return False  # (an ended tournament's last frame reaches its players by the lobby)

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from engine import KlaverjasError, Match
+from engine.views import view
 from server.table.entries import decode
 from server.table.room import FINISHED, Room
 from tests.multinode.conftest import pg_rows
@@ -34,6 +35,21 @@ async def log_entries(schema: str, key: str) -> list[dict[str, Any]]:
         f"{key}: log versions are not contiguous from 1: {_ranges(versions)}"
     )
     return [json.loads(row["entry"]) for row in rows]
+
+
+async def log_epochs(schema: str, key: str) -> list[int]:
+    """The fencing epochs that wrote a room's (or tournament's) log, in the order they
+    wrote it; fails unless every entry after the first (written as it was made) carries
+    its epoch and they never go down: no writer that had lost the key wrote after its
+    successor took it (``fence`` hands each epoch to one node)."""
+    rows = await pg_rows(
+        schema, "SELECT version, epoch FROM room_log WHERE room_id = $1 ORDER BY version", key
+    )
+    epochs = [row["epoch"] for row in rows[1:]]
+    assert None not in epochs, f"{key}: entries written without an epoch: {rows}"
+    spans = [(e, len(list(g))) for e, g in itertools.groupby(epochs)]
+    assert epochs == sorted(epochs), f"{key}: an older epoch wrote after a newer one: {spans}"
+    return [e for e, _ in spans]
 
 
 async def match_record(schema: str, room_id: str) -> dict[str, Any] | None:
@@ -117,11 +133,72 @@ def check_received_acts(stored: StoredRoom, bots: list[Bot]) -> int:
             assert (seat, action) == got, (
                 f"{rid}: {bot.nickname} received v{version} {got}; the log has {(seat, action)}"
             )
-            assert copies[(deal, seat, action)] == 1, (
+            # a card is played once a deal (a pass and a trump once too; take and leave,
+            # once a trick: the version tells those apart)
+            once = action not in ("take", "leave")
+            assert not once or copies[(deal, seat, action)] == 1, (
                 f"{rid}: act {(deal, seat, action)} is in the log {copies[(deal, seat, action)]}x"
             )
             assert received.setdefault(version, got) == got, f"{rid}: bots disagree on v{version}"
     return len(received)
+
+
+NOT_CARDS = frozenset({"pass", "take", "leave", "trump:c", "trump:d", "trump:h", "trump:s"})
+
+
+def seat_hands(stored: StoredRoom) -> dict[int, list[list[str]]]:
+    """Each seat's hand after each version of the room, by replaying its log once more."""
+    room = Room.from_log(stored.room_id, [decode(stored.entries[0])])
+    hands = {1: [[], [], [], []]}
+    for version, entry in enumerate(stored.entries[1:], 2):
+        room.apply(decode(entry))
+        match = room.match
+        hands[version] = [
+            [] if match is None else list(view(match, seat).to_dict()["hand"]) for seat in range(4)
+        ]
+    return hands
+
+
+def check_hands(stored: StoredRoom, bots: list[Bot]) -> int:
+    """Every snapshot and update of the room any bot received shows it its own seat's hand
+    at that version, exactly (a snapshot's view, its recent updates, each deal_started),
+    ``legal`` names no card outside it, and a spectator is shown no hand at all.  The
+    frames checked."""
+    hands = seat_hands(stored)
+    checked = 0
+
+    def cards(where: str, version: int, seat: int | None, hand: Any, legal: Any) -> None:
+        if seat is None:
+            assert not hand and not legal, f"{where}: a spectator was shown {hand} {legal}"
+            return
+        mine = hands[version][seat]
+        if hand is not None:
+            assert hand == mine, f"{where}: seat {seat} was shown {hand} at v{version}, held {mine}"
+        extra = set(legal or ()) - set(mine) - NOT_CARDS
+        assert not extra, f"{where}: legal {legal} at v{version} names cards of others {extra}"
+
+    def update(where: str, frame: dict[str, Any], seat: int | None) -> None:
+        version = frame["version"]
+        for event in frame["events"]:
+            if event["type"] == "deal_started":
+                cards(where, version, seat, event["hand"], None)
+        cards(where, version, seat, None, frame.get("legal"))
+
+    for bot in bots:
+        seat = bot.table(stored.room_id).seat
+        for frame in bot.seen(stored.room_id):
+            where = f"{stored.room_id} {bot.nickname} {frame['type']} v{frame.get('version')}"
+            if frame["type"] == "snapshot":
+                seen = frame.get("view") or {}
+                cards(where, frame["version"], frame["seat"], seen.get("hand"), seen.get("legal"))
+                for recent in frame.get("recent", []):
+                    update(where + " recent", recent, frame["seat"])
+            elif frame["type"] == "update":
+                update(where, frame, seat)
+            else:
+                continue
+            checked += 1
+    return checked
 
 
 def version_problems(bot: Bot, room_id: str) -> list[str]:

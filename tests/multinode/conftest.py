@@ -31,6 +31,7 @@ from contextlib import suppress
 from datetime import datetime
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 import asyncpg
 import pytest
@@ -194,6 +195,8 @@ class Node:
         self.process: asyncio.subprocess.Process | None = None
         self.port = 0
         self.stopping = False  # killed or terminated by the test: bots go elsewhere
+        self.pg: Proxy | None = None  # this node's own relays (``Cluster.start_linked``)
+        self.redis: Proxy | None = None
 
     def __repr__(self) -> str:
         return f"<node {self.node_id} :{self.port} {'alive' if self.alive else 'down'}>"
@@ -281,6 +284,7 @@ class Cluster:
         self.bots: list[Bot] = []
         self.lobbies: list[LobbyView] = []
         self.events: list[str] = []  # what the test did, with times, for the diagnosis
+        self.relays: list[Proxy] = []  # stopped with the cluster
         self._t0 = time.monotonic()
 
     # -- nodes -----------------------------------------------------------------------
@@ -308,6 +312,28 @@ class Cluster:
         self.nodes.extend(nodes)
         await asyncio.gather(*(node.start() for node in nodes))
         self.note(f"started {', '.join(f'{n.node_id}:{n.port}' for n in nodes)}")
+        return nodes
+
+    async def start_linked(self, *node_ids: str, **extra: str) -> list[Node]:
+        """Start these nodes, each reaching PostgreSQL and Redis through relays of its own
+        (``node.pg``, ``node.redis``): a test cuts one node from either, the others not."""
+        relays: dict[str, tuple[Proxy, Proxy]] = {}
+        redis = urlsplit(self.redis_url or REDIS_URL)
+        for node_id in node_ids:
+            pg, rd = Proxy.to_postgres(), Proxy(redis.hostname or "127.0.0.1", redis.port or 6379)
+            await pg.start()
+            await rd.start()
+            self.relays.extend((pg, rd))
+            relays[node_id] = (pg, rd)
+        nodes = []
+        for node_id in node_ids:
+            pg, rd = relays[node_id]
+            redis_url = f"redis://127.0.0.1:{rd.port}{redis.path or '/0'}"
+            linked = {"KLAVERJAS_DATABASE_URL": pg.url(self.database_url),
+                      "KLAVERJAS_REDIS_URL": redis_url}  # fmt: skip
+            (node,) = await self.start(node_id, **linked, **extra)
+            node.pg, node.redis = pg, rd
+            nodes.append(node)
         return nodes
 
     def alive(self) -> list[Node]:
@@ -433,6 +459,9 @@ class Cluster:
         for view in self.lobbies:
             await view.stop()
         await asyncio.gather(*(node.kill() for node in self.nodes), return_exceptions=True)
+        for relay in self.relays:
+            relay.resume()
+            await relay.stop()
         for bot in self.bots:
             await bot.close()
         for view in self.lobbies:

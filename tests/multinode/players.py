@@ -43,16 +43,19 @@ RETRY_AFTER = 0.2
 RESEND_AFTER = 3.0  # an act unanswered this long is sent again (same version: harmless)
 
 
-async def open_client(node: Node) -> GameClient:
-    client = await GameClient.connect(node.url, proxy=None, open_timeout=3, close_timeout=1)
+async def open_client(node: Node, url: str | None = None, **kwargs: Any) -> GameClient:
+    client = await GameClient.connect(
+        url or node.url, proxy=None, open_timeout=3, close_timeout=1, **kwargs
+    )
     client.keep = True
     return client
 
 
 class Bot:
     def __init__(
-        self, cluster: Cluster, node: Node, nickname: str, seed: int = 0, pace: float = 0.0
-    ) -> None:
+        self, cluster: Cluster, node: Node, nickname: str, seed: int = 0, pace: float = 0.0,
+        via: dict[str, int] | None = None, keepalive: float | None = None,
+    ) -> None:  # fmt: skip
         self.cluster = cluster
         self.node = node
         self.nickname = nickname
@@ -83,6 +86,8 @@ class Bot:
         self._register_at: dict[str, float] = {}  # tournament -> when to (re)register
         self._hello_at: float | None = None
         self._welcomed = True  # False from a reconnect until its welcome: no acts meanwhile
+        self.via = via or {}  # node id -> the port of a relay to reach it through
+        self.keepalive = keepalive  # seconds between pings (and to answer them)
 
     # -- set-up, before start() -----------------------------------------------------
 
@@ -163,7 +168,12 @@ class Bot:
             await asyncio.sleep(0.02)
 
     async def _open(self, node: Node) -> GameClient:
-        client = await open_client(node)
+        relay = self.via.get(node.node_id)
+        url = None if relay is None else f"ws://127.0.0.1:{relay}/"
+        kwargs = {} if self.keepalive is None else {
+            "ping_interval": self.keepalive, "ping_timeout": self.keepalive
+        }  # fmt: skip
+        client = await open_client(node, url, **kwargs)
         client.tables = self.tables  # one view of each room across reconnects
         client.tournaments = self.tournaments
         self.connections.append((node.node_id, client))
@@ -499,13 +509,21 @@ async def seat_table(
     spectator: bool = False,
     pace: float = 0.0,
     seed: int = 0,
+    options: dict[int, dict[str, Any]] | None = None,
+    made: list[Bot] | None = None,
 ) -> Table:
-    """Four bots, seat ``i`` connected to ``nodes[i % len(nodes)]``, in a room created by
-    seat 0; with ``spectator`` a fifth bot watches from a node that does not own the room.
+    """Four bots, seat ``i`` connected to ``nodes[i % len(nodes)]`` (``options[i]``: more
+    arguments of its :class:`Bot`), in a room created by seat 0; with ``spectator`` a fifth
+    bot watches from a node that does not own the room.  Every bot made is added to
+    ``made`` as it is (so a caller can let them go if seating fails).
     Everyone is ready and the bots are playing when this returns."""
-    players = [
-        await cluster.bot(nodes[i % len(nodes)], f"p{i}", seed=seed, pace=pace) for i in range(4)
-    ]
+    options = options or {}
+    made = [] if made is None else made
+    players = []
+    for i in range(4):
+        node = nodes[i % len(nodes)]
+        made.append(await cluster.bot(node, f"p{i}", seed=seed, pace=pace, **options.get(i, {})))
+        players.append(made[-1])
     created = await players[0].request(
         {"type": "create_room", "name": "multinode", "rules": rules}, "snapshot"
     )
@@ -517,6 +535,7 @@ async def seat_table(
         owner = await cluster.owner(room_id)
         elsewhere = [n for n in nodes if n is not owner] or [owner]
         table.spectator = await cluster.bot(elsewhere[0], "spectator")
+        made.append(table.spectator)
         watched = await table.spectator.request({"type": "watch", "room_id": room_id}, "snapshot")
         assert watched["type"] == "snapshot" and watched["seat"] is None, watched
     for seat, player in enumerate(players[1:], 1):

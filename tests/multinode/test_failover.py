@@ -82,3 +82,39 @@ async def test_sigterm_hands_the_table_over_at_once(cluster: Cluster) -> None:
     stored = await stored_room(cluster.schema, room_id)
     assert stored.version == table.views()[0].version
     check_finished_match(stored, table.bots)
+
+
+async def test_a_spectator_that_resumed_up_to_date_follows_the_room_when_it_moves(
+    cluster: Cluster,
+) -> None:
+    """The spectator's connection drops while play stands still; it reconnects to a third
+    node and resumes at the version it has, so nothing is sent.  The owner then hands the
+    room over (SIGTERM): the spectator must be re-attached where it runs now like everyone
+    (before, a resume that sent nothing left the connection following the room without a
+    version to resume from, and it heard nothing more)."""
+    nodes = await cluster.start("n1", "n2", "n3")
+    table = await seat_table(cluster, nodes[:2], {"deals": 1}, spectator=True, pace=0.03, seed=8)
+    room_id, spectator = table.room_id, table.spectator
+    assert spectator is not None
+    owner = await cluster.owner(room_id)
+    table.hold(lambda t: t.version >= 12)
+    await cluster.until(table.settled, 15, "play to stand still")
+    held = table.views()[0].version
+    assert spectator.client is not None
+    spectator.client.ws.transport.abort()
+    await cluster.until(
+        lambda: spectator.node not in (owner,) and len(spectator.welcomes) == 1
+        and not spectator._resuming and not spectator._resume_at,
+        10, "the spectator to reconnect and resume",
+    )  # fmt: skip
+    assert spectator.table(room_id).version == held
+    resumed = [f for f in spectator.connections[-1][1].seen if f.get("room_id") == room_id]
+    assert resumed == [], f"an up-to-date resume sent {resumed}"
+
+    cluster.terminate(owner)
+    await cluster.owner(room_id, timeout=5.0, exclude=(owner,))
+    table.hold(None)
+    await cluster.until(table.over, 20, "the match to finish after the handoff")
+    check_table_end(table)
+    stored = await stored_room(cluster.schema, room_id)
+    check_finished_match(stored, table.bots)

@@ -101,3 +101,41 @@ async def test_a_postgres_outage_refuses_acts_and_play_resumes(
     stored = await stored_room(cluster.schema, room_id)
     assert stored.version == table.views()[0].version > held
     check_finished_match(stored, table.bots)
+
+
+async def test_a_match_that_ends_while_redis_is_down_reaches_the_other_node(
+    cluster: Cluster, private_redis: RedisServer
+) -> None:
+    """The four players on n1 (which runs the room), a spectator on n2.  Redis goes down
+    just before the last card, so the update that ends the match cannot reach n2.  Once
+    Redis is back, nobody runs the room any more (it has ended): the spectator must still
+    be told how it ended (before, it waited at the version before the end for ever)."""
+    cluster.redis_url = private_redis.url
+    n1, n2 = await cluster.start("n1", "n2")
+    table = await seat_table(cluster, [n1], {"deals": 1}, pace=0.03, seed=9)
+    room_id = table.room_id
+    assert await cluster.owner(room_id) is n1
+    spectator = await cluster.bot(n2, "spectator")
+    watched = await spectator.request({"type": "watch", "room_id": room_id}, "snapshot")
+    assert watched["type"] == "snapshot", watched
+    spectator.start()
+    table.spectator = spectator
+    table.hold(lambda t: len(t.hand) == 1 and len(t.trick) == 3)
+    await cluster.until(table.settled, 20, "play to stop before the last card")
+    last = table.views()[0].version
+
+    await private_redis.kill()
+    cluster.note("redis killed")
+    table.hold(None)
+    await cluster.until(lambda: all(p.table(room_id).over for p in table.players), 10,
+                        "the players on n1 to see the end")  # fmt: skip
+    await asyncio.sleep(0.5)
+    assert spectator.table(room_id).version == last, "the end reached n2 without Redis"
+    await private_redis.start()
+    cluster.note("redis started again")
+
+    await cluster.until(table.over, 15, "the spectator to hear how the match ended")
+    check_table_end(table)
+    stored = await stored_room(cluster.schema, room_id)
+    assert stored.version == spectator.table(room_id).version == last + 1
+    check_finished_match(stored, table.bots)

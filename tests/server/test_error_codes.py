@@ -668,6 +668,37 @@ async def room_closed(tmp_path: Path) -> None:
             await refused(t.players[0], message, "room_closed", t.others(t.players[0]))
 
 
+@provokes("room_closed")
+async def room_closed_before_its_match(tmp_path: Path) -> None:
+    """An open room that closed (its last seated player left, or all of them were gone for
+    ``abandon_after``): its spectators, and the players who left it, hear room_closed."""
+    async with server(tmp_path) as h:
+        r = await open_room(h)  # ann and bob seated, sam watching
+        await r.bob.send({"type": "leave_room", "room_id": r.room_id})
+        await r.ann.send({"type": "leave_room", "room_id": r.room_id})
+        closing = await r.sam.next("update", kind="closed", room_id=r.room_id)
+        assert closing["room"]["status"] == "closed", closing
+        for client in (r.sam, r.ann, r.bob):
+            for kind in ("chat", "back", "continue", "hint", "act"):
+                message = {"type": kind, "room_id": r.room_id}
+                message |= {"text": "hello?"} if kind == "chat" else {}
+                message |= {"action": "pass"} if kind == "act" else {}
+                await refused(client, message, "room_closed", r.others(client))
+        # abandoned: nobody seated connected for abandon_after
+        ann = await h.client("ann2")
+        created = await ann.request({"type": "create_room", "seat": 0}, "snapshot")
+        room_id = created["room_id"]
+        sam = await h.client("sam2")
+        watched = await sam.request({"type": "watch", "room_id": room_id}, "snapshot")
+        assert watched["seat"] is None, watched
+        await ann.close()
+        await drain(sam)
+        h.advance(h.settings.abandon_after + 1)
+        await sam.next("update", kind="closed", room_id=room_id)
+        message = {"type": "chat", "room_id": room_id, "text": "anyone?"}
+        await refused(sam, message, "room_closed", [r.sam])
+
+
 @provokes("no_such_match")
 async def no_such_match(tmp_path: Path) -> None:
     async with server(tmp_path) as h:
@@ -1186,6 +1217,48 @@ async def no_hello_in_time(tmp_path: Path) -> None:
             frames, code, reason = await until_closed(ws)
         assert (frames, code, reason) == ([], 1008, "no hello in time")
         assert await drain(bystander) == []
+
+
+@closes(1013, "cut off from the other servers: reconnect and resume")
+async def cut_off(tmp_path: Path) -> None:
+    """Two nodes; n1 loses Redis (its relay goes silent).  Once cut off for two leases it
+    closes bob, who watches a room n2 runs (n1 can neither forward to it nor hear it), and
+    keeps cal, who follows nothing elsewhere."""
+    await redis_ping(REDIS_URL)
+    prefix = "t" + secrets.token_hex(6)
+    async with fresh_schema("kj_codes") as schema:
+        cluster = Cluster(tmp_path, schema, prefix)
+        clients: list[GameClient] = []
+
+        async def client(url: str, nickname: str) -> GameClient:
+            c = await GameClient.connect(url, proxy=None, open_timeout=5, close_timeout=1)
+            clients.append(c)
+            assert (await c.hello(nickname))["type"] == "welcome"
+            return c
+
+        try:
+            n1, n2 = await cluster.start_linked("n1", "n2", KLAVERJAS_LEASE_SECONDS="1")
+            ann = await client(n2.url, "ann")
+            created = await ann.request({"type": "create_room", "seat": 0}, "snapshot")
+            room_id = created["room_id"]
+            bob, cal = await client(n1.url, "bob"), await client(n1.url, "cal")
+            watched = await bob.request({"type": "watch", "room_id": room_id}, "snapshot")
+            assert watched["type"] == "snapshot", watched
+            assert n1.redis is not None
+            n1.redis.pause()
+            async with asyncio.timeout(15):
+                while bob.ws.close_code is None:
+                    await asyncio.sleep(0.05)
+            assert (bob.ws.close_code, bob.ws.close_reason) == (
+                1013, "cut off from the other servers: reconnect and resume"
+            )  # fmt: skip
+            assert (await cal.request({"type": "ping", "ref": "c"}, "pong"))["ref"] == "c"
+            assert await drain(ann) == []
+        finally:
+            for c in clients:
+                await c.close()
+            await cluster.close()
+            await redis_purge(REDIS_URL, prefix)
 
 
 @closes(1013, "too many connections: try again later")

@@ -671,3 +671,21 @@ def test_an_owner_who_leaves_passes_the_room_to_the_next_player_clockwise() -> N
            Seated(2, "p2"), *build(Seated(0, OWNER), Seated(2, "p2")).leave(OWNER)]  # fmt: skip
     assert log[-1] == Owned("p2") and decode(log[-1].to_dict()) == log[-1]
     assert Room.from_log(room.id, log).owner == "p2"  # a replay agrees
+
+
+def test_an_owner_who_is_gone_passes_the_room_to_a_player_who_is_there() -> None:
+    """``pass_owner``: the next player seated clockwise from the owner's seat (from seat 0
+    when it holds none) among those connected; nothing if none is, or once it started."""
+    seated = build(Seated(1, OWNER), Seated(3, "p3"), Seated(0, "p4"))
+    assert seated.pass_owner(frozenset({"p4", "p3"})) == [Owned("p3")]
+    assert seated.pass_owner(frozenset({"p4", OWNER})) == [Owned("p4")]
+    assert seated.pass_owner(frozenset({OWNER})) == []
+    watching = build(Seated(2, "p2"), Seated(3, "p3"))  # the owner never sat
+    assert watching.pass_owner(frozenset({"p2", "p3"})) == [Owned("p2")]
+    assert watching.pass_owner(frozenset({"p3", "sam"})) == [Owned("p3")]
+    assert watching.pass_owner(frozenset({"sam"})) == []  # a spectator never owns it
+    full = build(Seated(0, OWNER), Seated(1, "p1"), Seated(2, "p2"), Seated(3, "p3"))
+    for index in range(4):  # (the owner is a player like any other: it never passes to itself)
+        full.apply(Readied(index, True))
+    full.apply(Started())
+    assert full.pass_owner(frozenset({"p1"})) == []

@@ -544,3 +544,68 @@ async def test_an_owner_who_leaves_passes_the_room_on(harness: Harness) -> None:
     await bob.send({"type": "add_cpu", "room_id": room_id, "seat": 0})
     added = await cas.next("update", kind="seat", seat=0)
     assert added["room"]["seats"][0]["cpu"] is True
+
+
+async def test_an_owner_without_a_seat_who_leaves_passes_the_room_on(harness: Harness) -> None:
+    """A room made with ``seat: null``: when its owner leaves it, the first player seated
+    from seat 0 who is there owns it (not one who has gone)."""
+    ann, bob, cas, dee = [await harness.client(n) for n in ("ann", "bob", "cas", "dee")]
+    room_id = (await create(ann, seat=None))["room_id"]
+    await take(dee, 0, room_id=room_id)
+    await take(cas, 3, room_id=room_id)
+    await take(bob, 1, room_id=room_id)
+    await dee.close()  # seat 0's player is not there
+    await sync(cas)
+    await ann.send({"type": "leave_room", "room_id": room_id})
+    owned = await cas.next("update", kind="owner")
+    assert owned["room"]["owner"] == bob.player_id, owned
+    await refused(ann, {"type": "add_cpu", "room_id": room_id, "seat": 2}, "not_owner")
+    await bob.send({"type": "add_cpu", "room_id": room_id, "seat": 2})
+    assert (await cas.next("update", kind="seat", seat=2))["room"]["seats"][2]["cpu"]
+
+
+async def test_an_owner_gone_for_abandon_after_passes_the_room_on(harness: Harness) -> None:
+    """An owner none of whose connections follows the room for ``abandon_after`` (120 s)
+    while a player seated in it is there: the next player seated clockwise who is there
+    owns it, and may remove the old owner's seat; an owner back in time keeps it."""
+    ann, bob, cas = [await harness.client(n) for n in ("ann", "bob", "cas")]
+    room_id = (await create(ann, seat=1))["room_id"]
+    await take(bob, 3, room_id=room_id)
+    await take(cas, 2, room_id=room_id)
+    after = harness.settings.abandon_after
+    await ann.close()
+    await sync(bob)
+    harness.advance(after / 2)
+    back = await harness.client()
+    await back.hello(token=ann.token)
+    await back.send({"type": "resume", "room_id": room_id, "version": 0})
+    await sync(back)
+    harness.advance(after)  # back in time: the clock of its absence stopped
+    assert (await room_now(bob, room_id))["room"]["owner"] == ann.player_id
+    await back.close()
+    await sync(bob)
+    harness.advance(after - 1)
+    assert (await room_now(bob, room_id))["room"]["owner"] == ann.player_id
+    harness.advance(2)
+    owned = await cas.next("update", kind="owner")
+    assert owned["room"]["owner"] == cas.player_id, owned  # seat 2 is next from seat 1
+    await cas.send({"type": "remove_seat", "room_id": room_id, "seat": 1})
+    emptied = await bob.next("update", kind="seat", seat=1)
+    assert emptied["room"]["seats"][1]["player_id"] is None
+    store = await harness.store()
+    assert (await store.room(room_id)).status == "open"  # type: ignore[union-attr]
+
+
+async def test_an_owner_with_nobody_there_keeps_the_room(harness: Harness) -> None:
+    """With no player seated who is there, nobody takes the room over: it closes once its
+    players have all been gone for ``abandon_after``, as before."""
+    ann, bob, sam = [await harness.client(n) for n in ("ann", "bob", "sam")]
+    room_id = (await create(ann, seat=None))["room_id"]
+    await take(bob, 2, room_id=room_id)
+    await sam.request({"type": "watch", "room_id": room_id}, "snapshot")
+    await bob.close()
+    await ann.close()
+    await sync(sam)
+    harness.advance(harness.settings.abandon_after + 1)
+    closed = await sam.next("update", kind="closed", room_id=room_id)
+    assert closed["room"]["owner"] == ann.player_id

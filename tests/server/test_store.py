@@ -68,6 +68,14 @@ class SqliteBackend:
         finally:
             conn.close()
 
+    async def epochs(self, key: str) -> list[int | None]:
+        conn = sqlite3.connect(self.path)
+        try:
+            sql = "SELECT epoch FROM room_log WHERE room_id = ? ORDER BY version"
+            return [e for (e,) in conn.execute(sql, (key,))]
+        finally:
+            conn.close()
+
 
 class PostgresBackend:
     dialect = "postgres"
@@ -90,6 +98,14 @@ class PostgresBackend:
         conn = await pg_connect(server_settings={"search_path": self.schema})
         try:
             return [v for (v,) in await conn.fetch("SELECT version FROM schema_migrations")]
+        finally:
+            await conn.close()
+
+    async def epochs(self, key: str) -> list[int | None]:
+        conn = await pg_connect(server_settings={"search_path": self.schema})
+        try:
+            sql = "SELECT epoch FROM room_log WHERE room_id = $1 ORDER BY version"
+            return [e for (e,) in await conn.fetch(sql, key)]
         finally:
             await conn.close()
 
@@ -287,7 +303,9 @@ async def test_fence_counts_per_key(backend: Backend) -> None:
     await a.open()
     await b.open()
     try:
+        assert await a.epoch("r1") is None  # never fenced
         assert [await a.fence("r1"), await a.fence("r1")] == [1, 2]
+        assert await b.epoch("r1") == 2
         assert await a.fence("t_1") == 1  # keys count independently
         assert await b.fence("r1") == 3  # the epoch lives in the database, not the store
         assert await asyncio.gather(*(b.fence("r2") for _ in range(10))) == list(range(1, 11))
@@ -328,6 +346,7 @@ async def test_append_with_an_old_epoch_is_fenced(backend: Backend) -> None:
 
         await heir.append("r", 3, {"v": 3}, epoch=new)
         assert [e.entry["v"] for e in await zombie.log("r")] == [1, 2, 3]
+        assert await backend.epochs("r") == [None, old, new]  # each entry keeps its epoch
     finally:
         await zombie.close()
         await heir.close()

@@ -17,7 +17,7 @@ import pytest
 
 from client import GameClient
 from tests.postgres import Proxy, fresh_schema
-from tests.server.conftest import running_harness
+from tests.server.conftest import Harness, running_harness
 
 pytestmark = pytest.mark.server
 
@@ -70,3 +70,38 @@ async def test_a_storage_outage_is_not_the_clients_fault(tmp_path: Path) -> None
             await ann.ws.wait_closed()
         assert ann.ws.close_code == 1008
     await proxy.stop()
+
+
+async def answer(client: GameClient, message: dict[str, Any]) -> dict[str, Any]:
+    await client.send(message)
+    return await client.next(timeout=10)
+
+
+async def test_a_write_reported_failed_that_went_in_is_folded_in(harness: Harness) -> None:
+    """An append the server was told had failed went in after all (its connection lost as
+    it committed; here, written behind the server's back).  The room's next write finds
+    the log ahead of it: that command is refused with room_unavailable (no strike, try
+    again), the room is loaded again from its log with the entry folded in, its spectator
+    re-attached; the same command then goes through (before, every later write of the room
+    was storage_unavailable for ever)."""
+    ann, bob, sam = [await harness.client(n) for n in ("ann", "bob", "sam")]
+    created = await ann.request({"type": "create_room", "seat": 0}, "snapshot")
+    room_id, version = created["room_id"], created["version"]
+    assert (await sam.request({"type": "watch", "room_id": room_id}, "snapshot"))["seat"] is None
+    store = await harness.store()
+    await store.append(room_id, version + 1, {"t": "ready", "seat": 0, "ready": True})
+
+    take = {"type": "take_seat", "room_id": room_id, "seat": 1}
+    refused = await answer(bob, take)
+    assert refused["code"] == "room_unavailable" and refused["retry_after"] > 0, refused
+    async with asyncio.timeout(10):
+        while (reply := await answer(bob, take))["type"] == "error":
+            assert reply["code"] == "room_unavailable", reply
+            await asyncio.sleep(0.05)
+    assert reply["type"] == "snapshot" and reply["version"] == version + 2, reply
+    assert reply["room"]["seats"][0]["ready"] is True  # the entry that went in, folded in
+    seen = await sam.next("update", kind="seat", seat=1, room_id=room_id)
+    assert seen["version"] == version + 2
+    assert sam.tables[room_id].room["seats"][1]["player_id"] == bob.player_id
+    log = [e.entry for e in await store.log(room_id)]
+    assert [e["t"] for e in log] == ["created", "seat", "ready", "seat"]
