@@ -35,6 +35,7 @@ EVERY_MESSAGE = [
             cm.Frame("c_1", '{"type":"pong"}'),
             cm.Update("c_1", "r_1", 5, '{"type":"update"}', False),
             cm.Update("c_1", "r_1", 6, '{"type":"snapshot"}', True),
+            cm.Following("c_1", "r_1", 6),
             cm.Left("c_1", "r_1"),
             cm.Close("c_1", 1008, "too many refused messages"),
             cm.Outcome("c_1", None, "", None, None),
