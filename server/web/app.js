@@ -21,6 +21,7 @@ import { newInvite, renderInvite, wantsSeat } from './invite.js';
 import { openRules } from './rules.js';
 import { trapFocus } from './dialogs.js';
 import { fill } from './fill.js';
+import { LANGUAGES, chooseLanguage, currentLanguage, startLanguage } from './i18n.js';
 import { renderTip, setTipsOn } from './tips.js';
 import { renderTournament } from './tournament.js';
 import {
@@ -1295,6 +1296,7 @@ function start() {
     window.history.replaceState(null, '', window.location.pathname);
   }
   wireForms();
+  wireLanguage();
   document.addEventListener('click', onClick);
   document.addEventListener('keydown', onKey);
   // Sound may start only once the player touched the page.
@@ -1324,4 +1326,19 @@ function start() {
   conn.connect();
 }
 
+// The language switch (#language): the page's languages, each named in its own words.
+function wireLanguage() {
+  const select = $('#language');
+  select.replaceChildren(...Object.entries(LANGUAGES).map(([code, name]) => {
+    const option = document.createElement('option');
+    option.value = code;
+    option.lang = code;
+    option.textContent = name;
+    return option;
+  }));
+  select.value = currentLanguage();
+  select.addEventListener('change', () => chooseLanguage(select.value));
+}
+
+await startLanguage();
 start();

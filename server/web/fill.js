@@ -1,3 +1,5 @@
+import { pluralCategory } from './i18n.js';
+
 // Sentences with slots: fill('Deal {number}', { number: 3 }) gives 'Deal 3'.
 //
 // Every sentence the table shows is one whole template in its module's TEXT table, never
@@ -8,9 +10,10 @@ export function fill(template, values = {}) {
   return template.replace(/\{(\w+)\}/g, (slot, name) => (name in values ? String(values[name]) : slot));
 }
 
-// One of a template's forms by count: { one: '{n} card', other: '{n} cards' }.
+// One of a template's forms by count, as the page's language counts: { one: '{n} card',
+// other: '{n} cards' } in English; a language gives the forms it needs (Intl.PluralRules).
 export function plural(forms, n, values = {}) {
-  return fill(n === 1 ? forms.one : forms.other, { n, ...values });
+  return fill(forms[pluralCategory(n)] ?? forms.other, { n, ...values });
 }
 
 // The same with elements in slots: an array of text and nodes, for h()'s children.
