@@ -4,8 +4,8 @@
 //   const TEXT = strings('lobby', { join: 'Join', seats: { one: '{n} seat', other: '{n} seats' } });
 // and reads them as before (`TEXT.join`, `plural(TEXT.seats, n)`): the table answers in
 // the page's language, falling back to English for a word not translated.  A language's
-// translations are one file, `i18n/<code>.js`: `export default { lobby: { join: 'Meedoen' } }`
-// (a plural gives the forms its language needs: Intl.PluralRules' categories).
+// translations are one file, `i18n/<code>.json`: `{ "lobby": { "join": "Meedoen" } }` (a
+// plural gives the forms its language needs: Intl.PluralRules' categories).
 // The static page marks its words with `data-t` (text), `data-t-label` (aria-label),
 // `data-t-title` (title) and `data-t-placeholder`, each naming a key of namespace `page`;
 // the page itself holds the English.
@@ -107,7 +107,9 @@ export async function startLanguage() {
   language = pickLanguage();
   if (language !== 'en') {
     try {
-      translated = (await import(`./i18n/${language}.js`)).default;
+      const reply = await fetch(`/web/i18n/${language}.json`);
+      if (!reply.ok) throw new Error(`no words for ${language}`);
+      translated = await reply.json();
     } catch {
       language = 'en';
     }
