@@ -13,7 +13,7 @@ from engine.errors import NotationError
 
 from .. import protocol as p
 from ..bots import BOTS_BUSY, RETRY_AFTER
-from ..errors import Unavailable
+from ..errors import Refused, Unavailable
 from ..ids import new_id, new_invite_code, normalize_code
 from ..levels import TAKEOVER_LEVEL
 from ..peer import encode
@@ -187,7 +187,13 @@ class Rooms:
             case p.Watch():
                 await actor.call(lambda: actor.watch(peer))
             case p.Resume():
-                await actor.call(lambda: actor.resume(peer, m.version))
+                try:
+                    await actor.call(lambda: actor.resume(peer, m.version))
+                except Refused as err:  # it ended as we asked: how it ended, if stored
+                    if err.code != actor.closed_code or not await self.ended(
+                        actor.key, peer, m.version, asked=True
+                    ):
+                        raise
             case p.LeaveRoom():
                 await actor.call(lambda: actor.leave(peer))
             case p.AddCpu():
@@ -226,6 +232,8 @@ class Rooms:
         peer.send(reply)
 
     async def absent(self, key: str, peer: Peer, m: Any) -> None:
+        if isinstance(m, p.Resume) and await self.ended(key, peer, m.version, asked=True):
+            return
         if isinstance(m, p.Act | p.Back | p.Continue | p.Chat | p.Hint):
             row = await self.store.room(key)
             if row is not None and row.status not in LIVE:
@@ -238,10 +246,12 @@ class Rooms:
     def rejoin(self, actor: RoomActor, peer: Peer, since: int) -> None:
         actor.tell(lambda: actor.rejoin(peer, since))
 
-    async def ended(self, key: str, peer: Peer, since: int) -> bool:
+    async def ended(self, key: str, peer: Peer, since: int, *, asked: bool = False) -> bool:
         """A room that finished or closed while ``peer`` followed it from another node, and
-        its last updates were lost on the way (Redis restarted as it ended): ``peer`` gets
-        the room as it ended, as a snapshot, and no longer follows it."""
+        its last updates were lost on the way (Redis restarted as it ended), or that ended
+        before ``peer`` could ``resume`` it (``asked``; a private room only for its owner
+        and players): ``peer`` gets the room as it ended, as a snapshot (none if ``since``
+        is its last version), and no longer follows it."""
         row = await self.store.room(key)
         if row is None or row.status in LIVE:
             return False
@@ -249,6 +259,9 @@ class Rooms:
         room = Room.from_log(key, log, self.away_after, self.pauses)
         if room.live:
             return False  # (its status stored, its log not yet: it is being settled)
+        mine = peer.player_id == room.owner or room.seat_of(peer.player_id) is not None
+        if asked and room.private and not mine:
+            raise p.ProtocolError("not_a_member", "only its players may resume a private room")
         if room.version > since:
             for seat in room.seats:
                 if seat.player:
