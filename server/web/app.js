@@ -20,8 +20,9 @@ import { setSound, setTitle, soundOn, turnSound, wakeAudio } from './alerts.js';
 import { newInvite, renderInvite, wantsSeat } from './invite.js';
 import { openRules } from './rules.js';
 import { trapFocus } from './dialogs.js';
-import { fill } from './fill.js';
-import { LANGUAGES, chooseLanguage, currentLanguage, startLanguage } from './i18n.js';
+import { fill, fillParts } from './fill.js';
+import { LANGUAGES, chooseLanguage, currentLanguage, startLanguage, strings } from './i18n.js';
+import { errorText } from './errors.js';
 import { renderTip, setTipsOn } from './tips.js';
 import { renderTournament } from './tournament.js';
 import {
@@ -42,8 +43,28 @@ import {
   renderSheet, setEntry, sheetDraft, sheetRefused, sheetSent, sheetSnapshot, sheetUpdate, syncEntry,
 } from './sheet.js';
 
-// Words for screen readers that this module sets.
-const A11Y_WORDS = { profile: '{name}: your profile', profileNobody: 'Your profile' };
+const TEXT = strings('app', {
+  profile: '{name}: your profile', // #me's label for screen readers: the nickname, a button to your profile
+  profileNobody: 'Your profile',
+  connecting: 'Connecting…', // the connection's state, top right
+  online: 'Online',
+  offline: 'Offline',
+  retrying: 'Offline · retrying in {seconds} s',
+  notConnected: 'Not connected to the server: reconnecting…',
+  tableClosed: 'The table was closed.',
+  leaveTournament: 'Leave the tournament for good? A CPU takes your place.', // asked before leaving a running tournament
+  copied: 'Copied!', // a Copy link button, once the link is copied
+  selectAndCopy: 'Select and copy', // the same, when the browser may not copy: the link is selected
+  copyLink: 'Copy link',
+  choosePlaying: 'Choose the team that played.', // the score sheet's entry: no team chosen as playing
+  enterPoints: 'Enter the card points of one team.',
+  nicknameLength: 'Choose a nickname of 2 to 24 characters.',
+  sheetTeam0: 'Wij', // a new score sheet's team names, as a Dutch sheet says them: "we" and "they"
+  sheetTeam1: 'Zij',
+  // Sentences of the static page with elements in them ({slots}: index.html's data-slot)
+  newGameNow: 'You and a CPU partner against two CPUs, right now: {rules}.', // {rules}: a summary of the rules last chosen
+  otherTeamHas: 'So {team} has {points}.', // the score sheet's entry: the other team's card points
+});
 
 const TOKEN_KEY = 'klaverjas.token';
 const REFRESH_CODES = new Set([
@@ -124,7 +145,7 @@ const conn = new Connection(serverUrl(), {
 
 function send(message) {
   const ref = conn.send(message);
-  if (ref === null) showError('Not connected to the server: reconnecting…');
+  if (ref === null) showError(TEXT.notConnected);
   return ref;
 }
 
@@ -136,10 +157,10 @@ function showStatus(state, detail = {}) {
   if (app.screen === 'scoresheet') render(); // the sheet says it is offline
   const el = $('#status');
   el.dataset.state = state;
-  if (state === 'connecting') el.textContent = 'Connecting…';
-  else if (state === 'open') el.textContent = 'Online';
-  else if (detail.retryIn) el.textContent = `Offline · retrying in ${Math.max(1, Math.round(detail.retryIn))} s`;
-  else el.textContent = 'Offline';
+  if (state === 'connecting') el.textContent = TEXT.connecting;
+  else if (state === 'open') el.textContent = TEXT.online;
+  else if (detail.retryIn) el.textContent = fill(TEXT.retrying, { seconds: Math.max(1, Math.round(detail.retryIn)) });
+  else el.textContent = TEXT.offline;
 }
 
 function sayHello() {
@@ -339,7 +360,7 @@ function onRoomFrame(f) {
     app.rooms.delete(id);
     if (app.current === id && app.screen === 'table') {
       goScreen('lobby');
-      showError('The table was closed.');
+      showError(TEXT.tableClosed);
     }
   }
 }
@@ -382,8 +403,10 @@ function onRematch(f) {
   resume(next.newRoomId, 0);
 }
 
-function onError(f, sent) {
-  const code = f.code;
+function onError(frame, sent) {
+  const code = frame.code;
+  // What the player reads: the code's sentence in the page's language (errors.js).
+  const f = { ...frame, message: errorText(frame, sent) };
   // The server's own fault (it says when to try again): once, automatically.
   const ours = typeof f.retry_after === 'number';
   if (sent && ours && !app.retried.has(sent.ref)) {
@@ -405,7 +428,7 @@ function onError(f, sent) {
       }
       app.token = null;
       goScreen('hello');
-      showError('This browser’s saved player is unknown to the server: choose a nickname.');
+      showError(f.message, null, code);
       return;
     }
   }
@@ -480,16 +503,9 @@ function onError(f, sent) {
 
 // -- errors ------------------------------------------------------------------------------
 
-function pretty(message) {
-  let text = String(message ?? 'Something went wrong').trim();
-  text = text.charAt(0).toUpperCase() + text.slice(1);
-  if (!/[.!?…]$/.test(text)) text += '.';
-  return text;
-}
-
 function showError(message, retry = null, code = null) {
   const box = $('#error');
-  box.querySelector('.error-text').textContent = pretty(message);
+  box.querySelector('.error-text').textContent = message || errorText(null);
   box.dataset.code = code ?? '';
   app.errorRetry = retry;
   show(box.querySelector('[data-error-retry]'), Boolean(retry));
@@ -568,7 +584,7 @@ function render() {
 function draw() {
   const me = $('#me');
   if (me.textContent !== (app.nickname ?? '')) me.textContent = app.nickname ?? '';
-  me.setAttribute('aria-label', app.nickname ? fill(A11Y_WORDS.profile, { name: app.nickname }) : A11Y_WORDS.profileNobody);
+  me.setAttribute('aria-label', app.nickname ? fill(TEXT.profile, { name: app.nickname }) : TEXT.profileNobody);
   if (app.screen === 'profile' && app.profile?.playerId === app.me) me.setAttribute('aria-current', 'page');
   else me.removeAttribute('aria-current');
   if (app.screen === 'lobby') renderLobby(app);
@@ -714,7 +730,7 @@ function leaveProfile() {
 function saveNickname(form) {
   const nickname = form.elements.nickname.value.trim();
   if (!nickname) {
-    app.profile = nicknameRefused(app.profile, { code: 'bad_nickname', message: 'choose a nickname of 2 to 24 characters' });
+    app.profile = nicknameRefused(app.profile, { code: 'bad_nickname', message: TEXT.nicknameLength });
     render();
     return;
   }
@@ -1065,7 +1081,7 @@ function onClick(event) {
     send({ type: 'tournament_unregister', tournament_id: d.unregister || d.tUnregister });
   } else if (d.leaveTournament) {
     // eslint-disable-next-line no-alert
-    if (window.confirm('Leave the tournament for good? A CPU takes your place.')) {
+    if (window.confirm(TEXT.leaveTournament)) {
       send({ type: 'tournament_leave', tournament_id: d.leaveTournament });
     }
   } else if (d.openTournament || d.backTournament) {
@@ -1087,14 +1103,14 @@ function onClick(event) {
 async function copyLink(button, link) {
   try {
     await navigator.clipboard.writeText(link);
-    button.textContent = 'Copied!';
+    button.textContent = TEXT.copied;
   } catch {
     const input = $('#invite input');
     input.select();
-    button.textContent = 'Select and copy';
+    button.textContent = TEXT.selectAndCopy;
   }
   setTimeout(() => {
-    button.textContent = 'Copy link';
+    button.textContent = TEXT.copyLink;
   }, 2000);
 }
 
@@ -1205,6 +1221,8 @@ function wireForms() {
   });
 
   const sheetNew = $('#sheet-new-form');
+  sheetNew.elements.team0.value = TEXT.sheetTeam0;
+  sheetNew.elements.team1.value = TEXT.sheetTeam1;
   sheetNew.querySelector('button[type=submit]').disabled = true;
   catalogReady.then((catalog) => {
     buildSheetForm(sheetNew);
@@ -1222,9 +1240,9 @@ function wireForms() {
     event.preventDefault();
     const values = Object.fromEntries(new FormData(entry));
     if (values.playing === '') {
-      app.sheet = sheetRefused(app.sheet, { code: 'missing', message: 'Choose the team that played.' });
+      app.sheet = sheetRefused(app.sheet, { code: 'missing', message: TEXT.choosePlaying });
     } else if (values.points === '') {
-      app.sheet = sheetRefused(app.sheet, { code: 'missing', message: 'Enter the card points of one team.' });
+      app.sheet = sheetRefused(app.sheet, { code: 'missing', message: TEXT.enterPoints });
     } else {
       sendChange(values.dealId ? 'edit' : 'deal', dealFields(values));
     }
@@ -1295,6 +1313,7 @@ function start() {
     app.pendingInvite = invite;
     window.history.replaceState(null, '', window.location.pathname);
   }
+  fillPageParts();
   wireForms();
   wireLanguage();
   document.addEventListener('click', onClick);
@@ -1324,6 +1343,15 @@ function start() {
   window.addEventListener('hashchange', rulesLink);
   rulesLink();
   conn.connect();
+}
+
+// The static page's sentences with elements in them: `data-t-parts="key"` holds the English,
+// its elements marked `data-slot="name"`; the sentence is TEXT[key], the elements in its slots.
+function fillPageParts() {
+  for (const el of document.querySelectorAll('[data-t-parts]')) {
+    const slots = Object.fromEntries([...el.querySelectorAll('[data-slot]')].map((part) => [part.dataset.slot, part]));
+    el.replaceChildren(...fillParts(TEXT[el.dataset.tParts], slots));
+  }
 }
 
 // The language switch (#language): the page's languages, each named in its own words.
