@@ -413,7 +413,8 @@ def test_the_summary_of_a_tournament_in_full() -> None:
         if not is_cpu(e):
             return {"id": e, "nickname": e.upper(), "cpu": False}
         name = NAMES[int(e[4:]) % len(NAMES)]  # in parts too, for a client's own words
-        return {"id": e, "nickname": f"{name} (CPU, strong)", "cpu": True, "cpu_name": name, "level": "strong"}
+        nickname = f"{name} (CPU, strong)"
+        return {"id": e, "nickname": nickname, "cpu": True, "cpu_name": name, "level": "strong"}
 
     assert summary == {
         "id": "t1", "format": "quick", "status": RUNNING, "start_at": START,
