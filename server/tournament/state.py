@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import Refused
-from ..levels import numbered_cpu
+from ..levels import NAMES, TAKEOVER_LEVEL, numbered_cpu
 from .entries import (
     Cancelled,
     Created,
@@ -89,6 +89,15 @@ def entrant_name(entrant: str, nicknames: dict[str, str]) -> str | None:
     if is_cpu(entrant):
         return numbered_cpu(int(entrant.removeprefix(_CPU)))
     return nicknames.get(entrant)
+
+
+def cpu_parts(entrant: str) -> dict[str, Any]:
+    """A CPU entrant's name in parts, for a client to say in its own words: its bare name
+    (``cpu_name``, "Bram") and ``level``; nothing for a player."""
+    if not is_cpu(entrant):
+        return {}
+    number = int(entrant.removeprefix(_CPU))
+    return {"cpu_name": NAMES[number % len(NAMES)], "level": TAKEOVER_LEVEL}
 
 
 def table_name(fmt: str, round_number: int, table: int) -> str:
@@ -247,7 +256,7 @@ class Tournament:
         names = nicknames or {}
 
         def show(e: str) -> dict[str, Any]:
-            return {"id": e, "nickname": entrant_name(e, names), "cpu": is_cpu(e)}
+            return {"id": e, "nickname": entrant_name(e, names), "cpu": is_cpu(e), **cpu_parts(e)}
 
         return {
             "id": self.id,
@@ -265,6 +274,9 @@ class Tournament:
                     {
                         "room_id": t.room_id,
                         "name": table_name(self.format, number, index + 1),
+                        "format": self.format,
+                        "round": number,
+                        "table": index + 1,
                         "seats": [show(e) for e in t.seats],
                         "winner": t.winner,
                         "totals": t.totals,

@@ -4,16 +4,18 @@
 
 import { $ } from './dom.js';
 import { fill } from './fill.js';
+import { strings } from './i18n.js';
 
-const TEXT = {
-  title: 'Klaverjas',
+// The tab's title and the sound switch (#sound: its label and tooltip).
+const TEXT = strings('alerts', {
+  title: 'Klaverjas', // the tab's title
   titleTurn: 'Your turn · Klaverjas',
   titleTurnAt: 'Your turn at {table} · Klaverjas',
   soundOn: 'Turn sound on',
   soundOff: 'Turn sound off',
   soundOnTitle: 'A short sound when it is your turn: on (click to turn it off)',
   soundOffTitle: 'A short sound when it is your turn: off (click to turn it on)',
-};
+});
 
 const SOUND_KEY = 'klaverjas.sound';
 

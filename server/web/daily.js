@@ -7,12 +7,87 @@
 import { $, h, patch, show } from './dom.js';
 import { SUIT_NAMES, SUIT_SYMBOLS, isRed, rankOf, rankShown, sortHand, suitOf } from './cards.js';
 import { pager, playerName } from './widgets.js';
+import { fill, fillParts, plural } from './fill.js';
+import { currentLanguage, strings } from './i18n.js';
 
 export const PAGE = 20; // rows a page
 const DAY_MS = 86_400_000;
 const HAND_ORDER = ['c', 'h', 's', 'd']; // the hand's alternating colours, as at the table
-const SEAT_WORDS = ['You', 'Right', 'Partner', 'Left']; // as the table shows seat 0's view
-const RANK_WORDS = { 7: 'seven', 8: 'eight', 9: 'nine', T: 'ten', J: 'jack', Q: 'queen', K: 'king', A: 'ace' };
+
+// The daily boards' words (the #boards screen's Day and All-time tabs).
+const TEXT = strings('daily', {
+  seat_0: 'You', // a revealed deal's hands, as the table shows seat 0's view: your hand
+  seat_1: 'Right', // the hand of the player on your right
+  seat_2: 'Partner', // your partner's hand
+  seat_3: 'Left', // the hand of the player on your left
+  rank_7: 'seven', // a card's rank, read out in a revealed deal's hand
+  rank_8: 'eight',
+  rank_9: 'nine',
+  rank_T: 'ten',
+  rank_J: 'jack',
+  rank_Q: 'queen',
+  rank_K: 'king',
+  rank_A: 'ace',
+  untilHours: '{h} h {m} min', // time left until midnight
+  untilMinutes: '{m} min', // time left until midnight
+  streak: { one: 'Your streak: {n} day in a row', other: 'Your streak: {n} days in a row' },
+  noStreak: 'No streak yet: play today',
+  loading: 'Loading the board…',
+  nobodyFinished: 'Nobody finished the daily game of {date}.', // date: "Monday 3 June 2024"
+  notFinished: 'Today’s board shows once you have finished today’s daily game.',
+  notFinishedWhy: 'Everyone plays the same deals beside the same CPUs: play yours first, then see how the others did.',
+  continueDaily: 'Continue today’s daily game',
+  playDaily: 'Play today’s daily game',
+  yesterday: 'See yesterday’s board',
+  notYetDay: '{date} has not come yet.',
+  notYet: 'That day has not come yet.',
+  utc: 'Days are counted in UTC; today is {date}.',
+  todayBoard: 'Today’s board',
+  today: 'today', // a chip beside the board's date
+  finished: { one: '{n} player finished this daily game.', other: '{n} players finished this daily game.' },
+  youLabel: 'You:', // before your own result on the board
+  youLine: { // your result: rank of n players, your points, and (diff) your difference from the field
+    one: 'rank {rank} of {n} · {total} points · {diff}',
+    other: 'rank {rank} of {n} · {total} points · {diff}',
+  },
+  againstField: '{diff} against the field', // diff: "+12.5"
+  showMine: 'Show my row',
+  notPlayed: 'You did not play this daily game.',
+  caption: 'Results of {date}, ranks {first} to {last}', // the results table's caption (read out)
+  rank: 'Rank', // a column
+  player: 'Player', // a column
+  total: 'Total', // a column: the points of the match
+  fieldTitle: 'The total minus the field’s: the sum of each deal’s mean score', // the Against the field column's tooltip
+  fieldColumn: 'Against the field', // a column: the total minus the field's
+  you: 'you', // a chip beside your own row
+  theDeals: 'The deals', // a past day's deals (the hands shown)
+  dealByDeal: 'Deal by deal', // today's deals (the hands hidden)
+  dealsNote: 'Each deal is scored against the field: your team’s points minus the mean of everyone who finished that day’s game.',
+  dealsOpen: 'Open a deal to see the four hands as they were dealt.',
+  best: 'The day’s best:', // before the best players of the day
+  bestPlayer: '{rank}. {name} {total}', // one of the day's best: "1. ann 1620"
+  bestPoints: '{name} {points}', // a best player's points in one deal
+  deal: 'Deal {n}',
+  meanTitle: { one: 'The mean of {n} game', other: 'The mean of {n} games' },
+  fieldMean: 'field {mean}', // the field's mean score in one deal
+  dealer: 'Dealer', // tooltip of the dealer's mark
+  dealerMark: '(dealer)', // after the dealer's seat in a revealed deal
+  suitCards: '{suit}: {cards}', // read out: a suit of a hand and its cards
+  noCards: 'none', // read out: a hand with no cards of a suit
+  loadingAlltime: 'Loading the all-time board…',
+  alltimeRule: {
+    one: 'Players ranked by their mean difference from the field in a daily game, once they have finished at least {n} daily game.',
+    other: 'Players ranked by their mean difference from the field in a daily game, once they have finished at least {n} daily games.',
+  },
+  alltimeDelay: 'A day counts once it is two days past.',
+  alltimeCaption: 'All-time board', // the table's caption (read out)
+  days: 'Days', // a column: the number of daily games played
+  meanColumn: 'Mean against the field', // a column
+  alltimeEmpty: {
+    one: 'Nobody has finished {n} daily game yet.',
+    other: 'Nobody has finished {n} daily games yet.',
+  },
+});
 
 // -- days (UTC, `YYYY-MM-DD`) -----------------------------------------------------------------
 
@@ -29,7 +104,7 @@ export function dayOfRoom(room) {
 }
 
 export function longDay(day) {
-  return new Date(`${day}T00:00:00Z`).toLocaleDateString([], {
+  return new Date(`${day}T00:00:00Z`).toLocaleDateString(currentLanguage(), {
     weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC',
   });
 }
@@ -38,7 +113,7 @@ export function longDay(day) {
 export function untilMidnight(now = Date.now()) {
   const minutes = Math.max(1, Math.ceil((DAY_MS - (now % DAY_MS)) / 60_000));
   const hours = Math.floor(minutes / 60);
-  return hours ? `${hours} h ${minutes % 60} min` : `${minutes} min`;
+  return hours ? fill(TEXT.untilHours, { h: hours, m: minutes % 60 }) : fill(TEXT.untilMinutes, { m: minutes });
 }
 
 // -- state ------------------------------------------------------------------------------------
@@ -90,14 +165,17 @@ export function alltimeReply(b, f) {
 
 // -- words ------------------------------------------------------------------------------------
 
+// A number with one decimal, as the page's language writes it ("12.5", "12,5").
+export const oneDecimal = (x) => x.toLocaleString(currentLanguage(), {
+  minimumFractionDigits: 1, maximumFractionDigits: 1, useGrouping: false,
+});
+
 export function signed(x) {
-  const text = Math.abs(x).toFixed(1);
+  const text = oneDecimal(Math.abs(x));
   if (x > 0) return `+${text}`;
   if (x < 0) return `−${text}`;
   return `±${text}`;
 }
-
-const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 // -- rendering --------------------------------------------------------------------------------
 
@@ -115,7 +193,7 @@ export function renderBoards(app) {
   show($('#board-rating'), b.view === 'rating'); // drawn by rating.js
   const streak = $('#board-streak');
   show(streak, b.streak !== null && b.streak !== undefined);
-  streak.textContent = b.streak ? `Your streak: ${plural(b.streak, 'day')} in a row` : 'No streak yet: play today';
+  streak.textContent = b.streak ? plural(TEXT.streak, b.streak) : TEXT.noStreak;
   if (day) renderDay(app);
   else if (b.view === 'alltime') renderAlltime(app);
 }
@@ -144,12 +222,12 @@ function renderDay(app) {
     content = refusal(app, b.error, today);
   } else if (!b.board) {
     state = 'loading';
-    content = [h('p', { class: 'muted' }, 'Loading the board…')];
+    content = [h('p', { class: 'muted' }, TEXT.loading)];
   } else if (b.board.players === 0) {
     state = 'empty';
     content = [
       boardTitle(b.board, today),
-      h('p', { class: 'board-message' }, `Nobody finished the daily game of ${longDay(b.board.date)}.`),
+      h('p', { class: 'board-message' }, fill(TEXT.nobodyFinished, { date: longDay(b.board.date) })),
     ];
   } else {
     state = 'board';
@@ -165,29 +243,28 @@ function refusal(app, error, today) {
   if (error.code === 'daily_not_finished' && !(isDay(error.date) && error.date < today)) {
     const going = [...app.rooms.values()].some((m) => m.room?.mode === 'daily' && !m.result && !m.closed);
     return [h('div', { class: 'board-message', dataset: { key: 'refused' } },
-      h('p', {}, h('strong', {}, 'Today’s board shows once you have finished today’s daily game.')),
-      h('p', { class: 'muted small' },
-        'Everyone plays the same deals beside the same CPUs: play yours first, then see how the others did.'),
+      h('p', {}, h('strong', {}, TEXT.notFinished)),
+      h('p', { class: 'muted small' }, TEXT.notFinishedWhy),
       h('div', { class: 'item-actions' },
         h('button', { type: 'button', class: 'primary', dataset: { playDaily: '' } },
-          going ? 'Continue today’s daily game' : 'Play today’s daily game'),
-        h('button', { type: 'button', dataset: { boardDay: 'prev' } }, 'See yesterday’s board')))];
+          going ? TEXT.continueDaily : TEXT.playDaily),
+        h('button', { type: 'button', dataset: { boardDay: 'prev' } }, TEXT.yesterday)))];
   }
   if (error.code === 'no_such_day') {
     const day = error.date;
     return [h('div', { class: 'board-message', dataset: { key: 'refused' } },
-      h('p', {}, h('strong', {}, isDay(day) ? `${longDay(day)} has not come yet.` : 'That day has not come yet.')),
-      h('p', { class: 'muted small' }, `Days are counted in UTC; today is ${longDay(today)}.`),
+      h('p', {}, h('strong', {}, isDay(day) ? fill(TEXT.notYetDay, { date: longDay(day) }) : TEXT.notYet)),
+      h('p', { class: 'muted small' }, fill(TEXT.utc, { date: longDay(today) })),
       h('div', { class: 'item-actions' },
-        h('button', { type: 'button', class: 'primary', dataset: { boardDay: 'today' } }, 'Today’s board')))];
+        h('button', { type: 'button', class: 'primary', dataset: { boardDay: 'today' } }, TEXT.todayBoard)))];
   }
   return [h('p', { class: 'board-message' }, error.message)];
 }
 
 function boardTitle(board, today) {
   return h('div', { class: 'board-title', dataset: { key: 'title' } },
-    h('h2', {}, longDay(board.date), board.date === today ? h('span', { class: 'chip you' }, 'today') : null),
-    h('p', { class: 'muted small' }, `${plural(board.players, 'player')} finished this daily game.`));
+    h('h2', {}, longDay(board.date), board.date === today ? h('span', { class: 'chip you' }, TEXT.today) : null),
+    h('p', { class: 'muted small' }, plural(TEXT.finished, board.players)));
 }
 
 function board(app, board, today) {
@@ -201,23 +278,23 @@ function board(app, board, today) {
     boardTitle(board, today),
     you
       ? h('p', { id: 'board-you', class: 'board-you', dataset: { key: 'you', rank: you.rank } },
-        h('strong', {}, 'You: '),
-        `rank ${you.rank} of ${board.players} · ${you.total} points · `,
-        h('span', { class: ['diff', you.difference > 0 && 'up', you.difference < 0 && 'down'] },
-          `${signed(you.difference)} against the field`),
+        h('strong', {}, TEXT.youLabel), ' ',
+        fillParts(plural(TEXT.youLine, board.players, { rank: you.rank, total: you.total }), {
+          diff: h('span', { class: ['diff', you.difference > 0 && 'up', you.difference < 0 && 'down'] },
+            fill(TEXT.againstField, { diff: signed(you.difference) })),
+        }),
         !mineShown
-          ? h('button', { type: 'button', class: 'small ghost', dataset: { boardMine: you.rank } }, 'Show my row')
+          ? [' ', h('button', { type: 'button', class: 'small ghost', dataset: { boardMine: you.rank } }, TEXT.showMine)]
           : null)
-      : h('p', { class: 'muted small', dataset: { key: 'you' } }, 'You did not play this daily game.'),
+      : h('p', { class: 'muted small', dataset: { key: 'you' } }, TEXT.notPlayed),
     h('div', { class: 'board-table-wrap', dataset: { key: 'table' } },
       h('table', { id: 'board-table', class: 'board-table' },
-        h('caption', { class: 'sr-only' }, `Results of ${longDay(board.date)}, ranks ${first} to ${last}`),
+        h('caption', { class: 'sr-only' }, fill(TEXT.caption, { date: longDay(board.date), first, last })),
         h('thead', {}, h('tr', {},
-          h('th', { scope: 'col', class: 'num' }, 'Rank'),
-          h('th', { scope: 'col' }, 'Player'),
-          h('th', { scope: 'col', class: 'num' }, 'Total'),
-          h('th', { scope: 'col', class: 'num', title: 'The total minus the field’s: the sum of each deal’s mean score' },
-            'Against the field'))),
+          h('th', { scope: 'col', class: 'num' }, TEXT.rank),
+          h('th', { scope: 'col' }, TEXT.player),
+          h('th', { scope: 'col', class: 'num' }, TEXT.total),
+          h('th', { scope: 'col', class: 'num', title: TEXT.fieldTitle }, TEXT.fieldColumn))),
         h('tbody', {}, rows.map((r) => {
           const mine = r.player_id === me;
           return h('tr', {
@@ -225,7 +302,7 @@ function board(app, board, today) {
             'aria-current': mine ? 'true' : null,
           },
           h('td', { class: 'num rank' }, String(r.rank)),
-          h('th', { scope: 'row', class: 'nick' }, playerName(r.player_id, r.nickname), mine ? h('span', { class: 'chip you' }, 'you') : null),
+          h('th', { scope: 'row', class: 'nick' }, playerName(r.player_id, r.nickname), mine ? h('span', { class: 'chip you' }, TEXT.you) : null),
           h('td', { class: 'num total' }, String(r.total)),
           h('td', { class: ['num diff', r.difference > 0 && 'up', r.difference < 0 && 'down'] }, signed(r.difference)));
         })))),
@@ -241,25 +318,24 @@ function deals(app, board) {
   const best = board.best ?? [];
   const past = revealed.length > 0;
   return h('section', { id: 'board-deals', class: 'board-deals', 'aria-labelledby': 'deals-title', dataset: { key: 'deals' } },
-    h('h3', { id: 'deals-title' }, past ? 'The deals' : 'Deal by deal'),
-    h('p', { class: 'muted small' },
-      'Each deal is scored against the field: your team’s points minus the mean of everyone who finished that day’s game.',
-      past ? ' Open a deal to see the four hands as they were dealt.' : ''),
+    h('h3', { id: 'deals-title' }, past ? TEXT.theDeals : TEXT.dealByDeal),
+    h('p', { class: 'muted small' }, TEXT.dealsNote, past ? [' ', TEXT.dealsOpen] : null),
     best.length
-      ? h('p', { id: 'board-best', class: 'small' }, h('strong', {}, 'The day’s best: '),
+      ? h('p', { id: 'board-best', class: 'small' }, h('strong', {}, TEXT.best), ' ',
         best.map((p, i) => h('span', { class: 'best-name', dataset: { key: `b${i}` } },
-          i ? ' · ' : '', `${i + 1}. ${p.nickname} ${p.total}`)))
+          i ? ' · ' : '', fill(TEXT.bestPlayer, { rank: i + 1, name: p.nickname, total: p.total }))))
       : null,
     h('ol', { class: 'deal-list' }, field.map((f) => dealItem(app, board.date, f, revealed[f.number], best))));
 }
 
 function dealItem(app, day, f, deal, best) {
   const head = [
-    h('span', { class: 'deal-no' }, `Deal ${f.number + 1}`),
-    h('span', { class: 'deal-mean', title: `The mean of ${plural(f.players, 'game')}` }, `field ${f.mean.toFixed(1)}`),
+    h('span', { class: 'deal-no' }, fill(TEXT.deal, { n: f.number + 1 })),
+    h('span', { class: 'deal-mean', title: plural(TEXT.meanTitle, f.players) },
+      fill(TEXT.fieldMean, { mean: oneDecimal(f.mean) })),
     best.length
       ? h('span', { class: 'deal-best' }, best.map((p, i) => h('span', { class: 'best-points' },
-        `${p.nickname} ${p.points?.[f.number] ?? '–'}`, i < best.length - 1 ? ' · ' : '')))
+        fill(TEXT.bestPoints, { name: p.nickname, points: p.points?.[f.number] ?? '–' }), i < best.length - 1 ? ' · ' : '')))
       : null,
   ];
   const key = `${day}:${f.number}`;
@@ -273,13 +349,13 @@ function dealItem(app, day, f, deal, best) {
 function handLine(cards, seat, dealer) {
   const sorted = sortHand(cards);
   return h('div', { class: 'hand-line', dataset: { seat, cards: cards.join(' ') } },
-    h('span', { class: 'hand-who' }, SEAT_WORDS[seat],
-      seat === dealer ? h('span', { class: 'dealer-mark', title: 'Dealer' }, ' (dealer)') : null),
+    h('span', { class: 'hand-who' }, TEXT[`seat_${seat}`],
+      seat === dealer ? [' ', h('span', { class: 'dealer-mark', title: TEXT.dealer }, TEXT.dealerMark)] : null),
     h('span', { class: 'hand-cards' }, HAND_ORDER.map((suit) => {
       const ranks = sorted.filter((c) => suitOf(c) === suit);
-      const words = ranks.length ? ranks.map((c) => RANK_WORDS[rankOf(c)]).join(', ') : 'none';
+      const words = ranks.length ? ranks.map((c) => TEXT[`rank_${rankOf(c)}`]).join(', ') : TEXT.noCards;
       return h('span', { class: ['suit-group', isRed(suit) && 'red'] },
-        h('span', { class: 'sr-only' }, `${SUIT_NAMES[suit]}: ${words}; `),
+        h('span', { class: 'sr-only' }, fill(TEXT.suitCards, { suit: SUIT_NAMES[suit], cards: words }), '; '),
         h('span', { class: 'pip', 'aria-hidden': 'true' }, SUIT_SYMBOLS[suit]),
         h('span', { 'aria-hidden': 'true' }, ranks.length ? ranks.map(rankShown).join(' ') : '—'));
     })));
@@ -292,24 +368,23 @@ function renderAlltime(app) {
   body.setAttribute('aria-busy', String(b.alltimePending > 0));
   if (!a) {
     body.dataset.state = 'loading';
-    patch(body, h('p', { class: 'muted' }, 'Loading the all-time board…'));
+    patch(body, h('p', { class: 'muted' }, TEXT.loadingAlltime));
     return;
   }
   const rows = a.rows ?? [];
   body.dataset.state = rows.length ? 'board' : 'empty';
   patch(body,
     h('p', { class: 'muted small', id: 'alltime-rule', dataset: { minDays: a.min_days } },
-      `Players ranked by their mean difference from the field in a daily game, once they have finished at least ${plural(a.min_days, 'daily game')}. `,
-      'A day counts once it is two days past.'),
+      plural(TEXT.alltimeRule, a.min_days), ' ', TEXT.alltimeDelay),
     rows.length
       ? h('div', { class: 'board-table-wrap' },
         h('table', { id: 'alltime-table', class: 'board-table' },
-          h('caption', { class: 'sr-only' }, 'All-time board'),
+          h('caption', { class: 'sr-only' }, TEXT.alltimeCaption),
           h('thead', {}, h('tr', {},
-            h('th', { scope: 'col', class: 'num' }, 'Rank'),
-            h('th', { scope: 'col' }, 'Player'),
-            h('th', { scope: 'col', class: 'num' }, 'Days'),
-            h('th', { scope: 'col', class: 'num' }, 'Mean against the field'))),
+            h('th', { scope: 'col', class: 'num' }, TEXT.rank),
+            h('th', { scope: 'col' }, TEXT.player),
+            h('th', { scope: 'col', class: 'num' }, TEXT.days),
+            h('th', { scope: 'col', class: 'num' }, TEXT.meanColumn))),
           h('tbody', {}, rows.map((r) => {
             const mine = r.player_id === app.me;
             return h('tr', {
@@ -317,10 +392,10 @@ function renderAlltime(app) {
               'aria-current': mine ? 'true' : null,
             },
             h('td', { class: 'num rank' }, String(r.rank)),
-            h('th', { scope: 'row', class: 'nick' }, playerName(r.player_id, r.nickname), mine ? h('span', { class: 'chip you' }, 'you') : null),
+            h('th', { scope: 'row', class: 'nick' }, playerName(r.player_id, r.nickname), mine ? h('span', { class: 'chip you' }, TEXT.you) : null),
             h('td', { class: 'num' }, String(r.days)),
             h('td', { class: ['num diff', r.average > 0 && 'up', r.average < 0 && 'down'] }, signed(r.average)));
           }))))
-      : h('p', { class: 'board-message' }, `Nobody has finished ${plural(a.min_days, 'daily game')} yet.`),
+      : h('p', { class: 'board-message' }, plural(TEXT.alltimeEmpty, a.min_days)),
     pager('alltime', a.offset, rows.length, a.players));
 }

@@ -3,11 +3,12 @@
 // table; the inviter's partner seat is chosen unless taken.
 
 import { $, h, patch } from './dom.js';
-import { rulesText } from './lobby.js';
+import { roomTitle, rulesText } from './lobby.js';
 import { fill } from './fill.js';
+import { strings } from './i18n.js';
 
-const WORDS = {
-  title: '{owner} invited you',
+const WORDS = strings('invite', {
+  title: '{owner} invited you', // the invite dialog's title
   titleNobody: 'You are invited',
   table: 'To the table “{table}”.',
   legend: 'Choose your seat',
@@ -16,12 +17,12 @@ const WORDS = {
   free: 'Seat {seat}: free',
   taken: 'Seat {seat}: {name}',
   you: 'Seat {seat}: you',
-  sameTeam: 'same team',
+  sameTeam: 'same team', // a chip beside a seat: in the inviter's team
   otherTeam: 'other team',
   sit: 'Sit down',
-  watch: 'Just watch',
+  watch: 'Just watch', // a button: do not sit down, only watch
   note: 'You can move to another free seat until the match starts.',
-};
+});
 
 const free = (s) => !s.player_id && !s.cpu;
 
@@ -81,7 +82,7 @@ export function renderInvite(app) {
   $('#join-seat-title').textContent = room.owner_nickname
     ? fill(WORDS.title, { owner: room.owner_nickname }) : WORDS.titleNobody;
   patch($('#join-seat-body'),
-    h('p', { class: 'join-table', dataset: { key: 'table' } }, fill(WORDS.table, { table: room.name })),
+    h('p', { class: 'join-table', dataset: { key: 'table' } }, fill(WORDS.table, { table: roomTitle(room) })),
     h('p', { class: 'muted small', dataset: { key: 'rules' } }, rulesText(room.rules, room.move_seconds)),
     h('fieldset', { class: 'join-seats', dataset: { key: 'seats' } },
       h('legend', {}, WORDS.legend),

@@ -1,69 +1,112 @@
 // The lobby: public rooms, tournaments, your tables, and the create-room form.
 
 import { $, h, patch, show } from './dom.js';
-import { entrantName, prizeName, rematchState, rematchWords, roundName, tournamentInfo } from './state.js';
+import { prizeName, rematchState, rematchWords, roundName, tournamentInfo } from './state.js';
 import { rematchPlayers } from './widgets.js';
 import { todayUtc, untilMidnight } from './daily.js';
 import { fill, fillParts, plural } from './fill.js';
+import { currentLanguage, strings } from './i18n.js';
 
 // The rule options, presets and limits are the server's (GET /rules): the form offers
-// what the server accepts, and only the words for each value live here.
+// what the server accepts, and only the words for each value live here (the server sends
+// keys; a key with no words here shows as the server sent it).
 const RULE_FIELDS = ['variant', 'trump_mode', 'roem', 'pit_bonus'];
-const OPTION_WORDS = {
-  preset: { amsterdam: 'Amsterdam', rotterdam: 'Rotterdam', tournament: 'Tournament', custom: 'Custom' },
-  variant: { amsterdam: 'Unless your partner is winning', rotterdam: 'Always, even over your partner' },
-  trump_mode: {
-    bidding: 'Bidding: pass or name a suit', dealer: 'The dealer names it',
-    forced: 'The first player names it', turned: 'A turned-up card',
-  },
-  roem: { auto: 'Counted automatically', claim: 'Claimed by the winner' },
-  pit_bonus: { any: 'For either team', playing: 'Only the playing team' },
-};
-// New game's choice in words, beside its button.
-const SUMMARY_WORDS = {
-  line: '{level} CPUs · {rules} · {length}',
-  custom: '{variant}, own rules',
-  variant: { amsterdam: 'Amsterdam', rotterdam: 'Rotterdam' },
+// The create-room and New game forms' choices: `<field>_<key>` (the catalog's keys).
+const OPTIONS = strings('lobby.options', {
+  preset_amsterdam: 'Amsterdam', // a rule preset: the rules as played in Amsterdam
+  preset_rotterdam: 'Rotterdam', // a rule preset: the rules as played in Rotterdam
+  preset_tournament: 'Tournament', // a rule preset: tournament rules
+  preset_custom: 'Custom', // the preset select when the rules are no preset's
+  variant_amsterdam: 'Unless your partner is winning', // must you trump? (Amsterdam)
+  variant_rotterdam: 'Always, even over your partner', // must you trump? (Rotterdam)
+  trump_mode_bidding: 'Bidding: pass or name a suit', // how trump is chosen
+  trump_mode_dealer: 'The dealer names it', // how trump is chosen
+  trump_mode_forced: 'The first player names it', // how trump is chosen
+  trump_mode_turned: 'A turned-up card', // how trump is chosen
+  roem_auto: 'Counted automatically', // how roem (melds) is scored
+  roem_claim: 'Claimed by the winner', // how roem (melds) is scored
+  pit_bonus_any: 'For either team', // who gets the pit (all tricks) bonus
+  pit_bonus_playing: 'Only the playing team', // who gets the pit (all tricks) bonus
+  level_random: 'Random', // a CPU level (the choice list, New game's summary)
+  level_heuristic: 'Easy', // a CPU level
+  level_strong: 'Strong', // a CPU level
+  end_deals: 'Deals', // the match length field's label: a number of deals
+  end_points: 'Points', // the match length field's label: points to reach
+});
+// An option's words: `field`'s value `key`, or the key itself when we have none.
+const optionWord = (field, key) => OPTIONS[`${field}_${key}`] ?? key;
+
+// The rules in a line (the lobby's rooms, the table, the invite, a tournament's tables),
+// and New game's choice in words beside its button.
+const RULES = strings('lobby.rules', {
+  amsterdam: 'Amsterdam', // the variant, in a room's rules line
+  rotterdam: 'Rotterdam',
+  trump_bidding: 'bidding', // how trump is chosen, in a room's rules line
+  trump_dealer: 'dealer names trump',
+  trump_forced: 'forced trump',
+  trump_turned: 'turned card',
+  roem_claim: 'roem claimed',
+  roem_auto: 'roem counted',
+  pit_playing: 'pit bonus for the players',
+  pit_any: 'pit bonus for all',
   deals: { one: '{n} deal', other: '{n} deals' },
-  target: 'to {n} points',
-};
+  target: 'to {n}', // the match ends at this many points
+  moveSeconds: '{n} s a move', // the move timer
+  summary: '{level} CPUs · {rules} · {length}', // New game's choice: "Strong CPUs · Amsterdam · 16 deals"
+  custom: '{variant}, own rules', // New game's choice when the rules are no preset's
+  targetPoints: 'to {n} points', // New game's choice: the match ends at this many points
+  cpuName: '{name} (CPU, {level})', // a CPU player's name: "Bram (CPU, strong)"
+  cpuLevel_random: 'random', // a CPU's level inside its name
+  cpuLevel_heuristic: 'easy',
+  cpuLevel_strong: 'strong',
+  soloName: '{nickname}’s game', // the name of a solo game's table
+  dailyName: 'Daily game {day}', // the name of a daily game's table (day: YYYY-MM-DD)
+  tableName: '{format}, round {round}, table {table}', // a tournament table: "Quick tournament, round 1, table 2"
+});
 // The preset select's own value when the rules are no preset's.
 const CUSTOM = 'custom';
-// The CPU levels' words; the levels themselves, and the default, are the catalog's.
-const LEVEL_WORDS = { random: 'Random', heuristic: 'Easy', strong: 'Strong' };
 // Tournaments, as the lobby and the tournament view say them.
-const TOURNAMENT_WORDS = {
-  format: { quick: 'Quick tournament', classic: 'Classic tournament' },
-  formatOther: '{format} tournament',
+const TOURNAMENT_WORDS = strings('lobby.tournaments', {
+  format_quick: 'Quick tournament',
+  format_classic: 'Classic tournament',
+  formatOther: '{format} tournament', // a format we have no words for (format: its key)
   whenFull: 'starts when full',
   unannounced: 'start time to be announced',
-  startsAt: 'starts {when}',
-  startsIn: 'in {left}',
-  startsWhen: '{start}, {left}',
+  startsAt: 'starts {when}', // when: a date and time
+  startsIn: 'in {left}', // left: a time left, "4 min 12 s"
+  startsWhen: '{start}, {left}', // "starts Mon 3 Jun 20:00, in 4 min 12 s"
   starting: 'starting now…',
-  hours: '{h} h {m} min',
-  minutes: '{m} min {s} s',
-  seconds: '{s} s',
+  hours: '{h} h {m} min', // a time left
+  minutes: '{m} min {s} s', // a time left
+  seconds: '{s} s', // a time left
   players: '{size} players',
   registered: '{count} of {size} registered',
   fill: 'CPUs fill empty places',
-  repeat: { hourly: 'every hour', daily: 'every day' },
-  status: {
-    scheduled: 'Open for registration', running: 'Running', finished: 'Finished', cancelled: 'Cancelled',
-  },
-  playing: '{round} being played',
-  pair: '{a} & {b}',
-  podium: '{place}: {names}',
+  repeat_hourly: 'every hour', // a repeating tournament
+  repeat_daily: 'every day',
+  status_scheduled: 'Open for registration', // a tournament's status chip
+  status_running: 'Running',
+  status_finished: 'Finished',
+  status_cancelled: 'Cancelled',
+  playing: '{round} being played', // round: "Round 1", "Final"
+  pair: '{a} & {b}', // a team of two
+  list: '{a}, {b}', // names in a list (more than two)
+  podium: '{place}: {names}', // "1st: ann & bob"
   places: 'Final places',
   register: 'Register',
   unregister: 'Unregister',
-  registeredChip: 'registered',
+  registeredChip: 'registered', // a chip: you are registered
   readyNow: 'your table is ready',
-  view: 'View',
+  view: 'View', // a button: open the tournament's page
   open: 'Open (you are playing)',
-};
-const ORDINAL = ['', '1st', '2nd', '3rd', '4th', '5th'];
-export const placeName = (place) => ORDINAL[place] ?? `#${place}`;
+  place_1: '1st', // a final place
+  place_2: '2nd',
+  place_3: '3rd',
+  place_4: '4th',
+  place_5: '5th',
+  placeOther: '#{n}', // a final place past the 5th
+});
+export const placeName = (place) => TOURNAMENT_WORDS[`place_${place}`] ?? fill(TOURNAMENT_WORDS.placeOther, { n: place });
 let catalog = null; // what GET /rules answered
 
 // The server's catalog of rules, presets, limits and tournament formats (retried until
@@ -86,16 +129,17 @@ export async function loadCatalog() {
 // The catalog as it came (null until GET /rules answers).
 export const rulesCatalog = () => catalog;
 
-function fillSelect(select, values, words = {}) {
-  select.replaceChildren(...values.map((v) => h('option', { value: v }, words[v] ?? v)));
+// A select's options: the catalog's keys, in words (`field`: whose words, lobby.options).
+function fillSelect(select, values, field) {
+  select.replaceChildren(...values.map((v) => h('option', { value: v }, optionWord(field, v))));
 }
 
 // The create-room form's choices and limits, from the catalog.
 export function buildForm(form) {
   const f = form.elements;
-  fillSelect(f.preset, [...Object.keys(catalog.presets), CUSTOM], OPTION_WORDS.preset);
+  fillSelect(f.preset, [...Object.keys(catalog.presets), CUSTOM], 'preset');
   for (const field of RULE_FIELDS) {
-    fillSelect(f[field], catalog.options[field].values, OPTION_WORDS[field]);
+    fillSelect(f[field], catalog.options[field].values, field);
     f[field].value = catalog.options[field].default;
   }
   const seconds = catalog.room.move_seconds;
@@ -108,7 +152,7 @@ export function buildForm(form) {
 // The New score sheet form's choices and limits, from the catalog.
 export function buildSheetForm(form) {
   const f = form.elements;
-  fillSelect(f.pit_bonus, catalog.options.pit_bonus.values, OPTION_WORDS.pit_bonus);
+  fillSelect(f.pit_bonus, catalog.options.pit_bonus.values, 'pit_bonus');
   f.pit_bonus.value = catalog.options.pit_bonus.default;
   for (const name of ['team0', 'team1', 'p0', 'p1', 'p2', 'p3']) f[name].maxLength = catalog.sheet.name_length;
   setEndLimits(form);
@@ -116,27 +160,54 @@ export function buildSheetForm(form) {
 
 // The level choice for the CPUs an owner adds to a table, from the catalog.
 export function buildCpuLevels(select) {
-  fillSelect(select, catalog.cpu.levels, LEVEL_WORDS);
+  fillSelect(select, catalog.cpu.levels, 'level');
   select.value = catalog.cpu.default;
 }
 
 const STORE_KEY = 'klaverjas.create-room';
 
-const TRUMP_WORDS = { bidding: 'bidding', dealer: 'dealer names trump', forced: 'forced trump', turned: 'turned card' };
-
+// A room's rules in a line: "Amsterdam · bidding · roem counted · pit bonus for all · 16 deals".
 export function rulesText(rules, moveSeconds = null) {
   if (!rules) return '';
   const parts = [
-    rules.variant === 'rotterdam' ? 'Rotterdam' : 'Amsterdam',
-    TRUMP_WORDS[rules.trump_mode] ?? rules.trump_mode,
-    rules.roem === 'claim' ? 'roem claimed' : 'roem counted',
-    rules.pit_bonus === 'playing' ? 'pit bonus for the players' : 'pit bonus for all',
-    rules.end === 'deals'
-      ? `${rules.end_value} ${rules.end_value === 1 ? 'deal' : 'deals'}`
-      : `to ${rules.end_value}`,
+    rules.variant === 'rotterdam' ? RULES.rotterdam : RULES.amsterdam,
+    RULES[`trump_${rules.trump_mode}`] ?? rules.trump_mode,
+    rules.roem === 'claim' ? RULES.roem_claim : RULES.roem_auto,
+    rules.pit_bonus === 'playing' ? RULES.pit_playing : RULES.pit_any,
+    rules.end === 'deals' ? plural(RULES.deals, rules.end_value) : fill(RULES.target, { n: rules.end_value }),
   ];
-  if (moveSeconds) parts.push(`${moveSeconds} s a move`);
+  if (moveSeconds) parts.push(fill(RULES.moveSeconds, { n: moveSeconds }));
   return parts.join(' · ');
+}
+
+// A CPU player's name from its parts (`name`: its bare name, "Bram"; `level`: its level):
+// "Bram (CPU, strong)"; null without a name.
+export function cpuLabel(name, level) {
+  if (!name) return null;
+  return fill(RULES.cpuName, { name, level: RULES[`cpuLevel_${level}`] ?? level });
+}
+
+// A tournament table's name: "Quick tournament, round 1, table 2" (`round`, `table` from 1).
+export const tableTitle = (format, round, table) => fill(RULES.tableName, {
+  format: formatName({ format }), round, table,
+});
+
+// A room's name as this page says it: a tournament table's, a solo or daily game's from
+// their parts (`tournaments`: the tournament summaries known), else the name it was given.
+export function roomTitle(room, tournaments = []) {
+  if (!room) return '';
+  if (room.tournament) {
+    for (const t of tournaments) {
+      if (t?.id !== room.tournament) continue;
+      for (const [r, tables] of (t.rounds ?? []).entries()) {
+        const at = tables.findIndex((table) => table.room_id === room.id);
+        if (at >= 0) return tableTitle(t.format, r + 1, at + 1);
+      }
+    }
+  }
+  if (room.mode === 'solo' && room.owner_nickname) return fill(RULES.soloName, { nickname: room.owner_nickname });
+  if (room.mode === 'daily' && room.day) return fill(RULES.dailyName, { day: room.day });
+  return room.name;
 }
 
 export function startText(t) {
@@ -145,7 +216,7 @@ export function startText(t) {
   if (!t.start_at) return T.unannounced;
   const when = new Date(t.start_at * 1000);
   return fill(T.startsAt, {
-    when: when.toLocaleString([], { weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' }),
+    when: when.toLocaleString(currentLanguage(), { weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' }),
   });
 }
 
@@ -178,9 +249,33 @@ export function startLine(t, now) {
   return h('span', { class: 'start-line' }, fillParts(TOURNAMENT_WORDS.startsWhen, { start, left }));
 }
 
-export const formatName = (t) => TOURNAMENT_WORDS.format[t.format]
+export const formatName = (t) => TOURNAMENT_WORDS[`format_${t.format}`]
   ?? fill(TOURNAMENT_WORDS.formatOther, { format: t.format });
-export const tournamentStatus = (status) => TOURNAMENT_WORDS.status[status] ?? status;
+export const tournamentStatus = (status) => TOURNAMENT_WORDS[`status_${status}`] ?? status;
+
+// Names in a list: "ann & bob" for two, "ann, bob, cas" for more.
+export function nameList(names) {
+  if (names.length === 2) return fill(TOURNAMENT_WORDS.pair, { a: names[0], b: names[1] });
+  return names.reduce((list, name) => (list === null ? name : fill(TOURNAMENT_WORDS.list, { a: list, b: name })), null) ?? '';
+}
+
+// An entrant of a tournament by name: a player's nickname, a CPU's from its parts
+// ("Bram (CPU, strong)"), else `unknown`.
+export function entrantText(entrant, unknown = '?') {
+  if (entrant?.cpu) return cpuLabel(entrant.cpu_name, entrant.level) ?? entrant.nickname ?? TEXT.cpu;
+  return entrant?.nickname ?? unknown;
+}
+
+// The entrant `id` of tournament `t` by name.
+export function entrantName(t, id) {
+  for (const r of t.registered ?? []) if (r.id === id) return entrantText(r, id);
+  for (const tables of t.rounds ?? []) {
+    for (const table of tables) {
+      for (const s of table.seats) if (s.id === id) return entrantText(s, id);
+    }
+  }
+  return id;
+}
 
 // The entrants holding each place, a place a line: [{place, prize, names}] (best first).
 export function podium(t) {
@@ -192,24 +287,56 @@ export function podium(t) {
   }
   return [...byPlace.values()].sort((a, b) => a.place - b.place).map((line) => ({
     ...line,
-    names: line.names.length === 2
-      ? fill(TOURNAMENT_WORDS.pair, { a: line.names[0], b: line.names[1] }) : line.names.join(', '),
+    names: nameList(line.names),
   }));
 }
 
-const STATUS_WORDS = { open: 'Waiting for players', playing: 'Playing', finished: 'Finished', closed: 'Closed' };
+// The lobby's own words.
+const TEXT = strings('lobby', {
+  status_open: 'Waiting for players', // a room's status chip
+  status_playing: 'Playing',
+  status_finished: 'Finished',
+  status_closed: 'Closed',
+  openFree: { one: 'Waiting for players ({n} free)', other: 'Waiting for players ({n} free)' }, // an open room, n free seats
+  online: { one: 'player online', other: 'players online' }, // after the number of players online (top bar)
+  dailyButton: 'Daily game',
+  dailyContinue: 'Continue the daily game',
+  dailyPlayed: 'You have played today’s daily game.',
+  dailyNext: 'The next one starts at midnight UTC, in {left}.', // left: "3 h 12 min"
+  dailyBoard: 'See today’s board',
+  cpuTitle: 'A CPU player', // a CPU's seat chip's tooltip
+  cpu: 'CPU', // a CPU seat without a name
+  readyMark: 'ready', // read out beside the ✓ of a player who is ready
+  takeSeat: 'Take seat {seat} at {table}',
+  sitHere: 'Sit here',
+  emptySeat: 'empty', // a seat nobody sits in
+  ratedTitle: 'A rated table: a match of four people changes their ratings',
+  rated: 'rated', // a chip: a rated table
+  seats: 'Seats',
+  open: 'Open', // a button: open the table
+  watch: 'Watch', // a button: watch the table
+  watchTable: 'Watch {table}',
+  finishedTable: 'A finished table', // a rematch's table whose name we do not know
+  rematchOffered: 'Rematch offered',
+  rematchWaiting: 'Waiting', // a rematch: waiting for the others
+  acceptRematch: 'Accept the rematch',
+  matchOver: 'Match over',
+  watching: '{status} · watching', // one of your tables that you watch
+});
+const roomStatus = (status) => TEXT[`status_${status}`] ?? status;
 
 // -- rendering -----------------------------------------------------------------------------
 
 export function renderLobby(app) {
   const { lobby, me } = app;
   $('#online').textContent = lobby.online ?? '–';
-  $('#online-label').textContent = lobby.online === 1 ? 'player online' : 'players online';
+  $('#online-label').textContent = plural(TEXT.online, lobby.online ?? 0);
 
   const rooms = Object.values(lobby.rooms).sort(
     (a, b) => (a.status === 'open' ? 0 : 1) - (b.status === 'open' ? 0 : 1) || a.name.localeCompare(b.name),
   );
-  patch($('#rooms'), rooms.map((room) => roomItem(room, me, app)));
+  const known = [...Object.values(lobby.tournaments), ...app.tournaments.values()];
+  patch($('#rooms'), rooms.map((room) => roomItem(room, me, app, known)));
   show($('#rooms-empty'), lobby.loaded && rooms.length === 0);
 
   const finished = (t) => (t.status === 'finished' || t.status === 'cancelled' ? 1 : 0);
@@ -227,7 +354,7 @@ export function renderLobby(app) {
   show($('#rematch-panel'), offers.length > 0);
 
   const mine = [...app.rooms.values()].filter((m) => m.room && !m.closed);
-  patch($('#my-rooms'), mine.map((m) => myRoomItem(m)));
+  patch($('#my-rooms'), mine.map((m) => myRoomItem(m, known)));
   show($('#my-rooms-panel'), mine.length > 0);
 
   // The daily game: today's attempt under way (yesterday's, still open after midnight, is
@@ -235,53 +362,54 @@ export function renderLobby(app) {
   const today = todayUtc();
   const daily = mine.some((m) => m.room.mode === 'daily' && !m.result && (m.room.day ?? today) === today);
   const button = $('#daily-button');
-  const label = daily ? 'Continue the daily game' : 'Daily game';
+  const label = daily ? TEXT.dailyContinue : TEXT.dailyButton;
   if (button.textContent !== label) button.textContent = label;
   const note = $('#daily-note');
   show(note, app.dailyPlayed);
   patch(note, app.dailyPlayed
-    ? [h('p', {}, h('strong', {}, 'You have played today’s daily game.'),
-      ` The next one starts at midnight UTC, in ${untilMidnight()}.`),
-    h('button', { type: 'button', class: 'small primary', dataset: { openBoards: '' } }, 'See today’s board')]
+    ? [h('p', {}, h('strong', {}, TEXT.dailyPlayed), ' ', fill(TEXT.dailyNext, { left: untilMidnight() })),
+    h('button', { type: 'button', class: 'small primary', dataset: { openBoards: '' } }, TEXT.dailyBoard)]
     : []);
 }
 
-function seatChip(room, seat, index, me, seated) {
+function seatChip(room, seat, index, me, seated, title) {
   if (seat.cpu) {
-    return h('span', { class: 'chip cpu', title: 'A CPU player' }, seat.nickname ?? 'CPU');
+    return h('span', { class: 'chip cpu', title: TEXT.cpuTitle },
+      cpuLabel(seat.cpu_name, seat.level) ?? seat.nickname ?? TEXT.cpu);
   }
   if (seat.player_id) {
     return h('span', { class: ['chip', seat.player_id === me && 'you', seat.ready && 'ready'] },
-      seat.nickname ?? '?', seat.ready ? h('span', { class: 'tick', 'aria-label': 'ready' }, ' ✓') : null);
+      seat.nickname ?? '?', seat.ready ? h('span', { class: 'tick', 'aria-label': TEXT.readyMark }, ' ✓') : null);
   }
   if (room.status === 'open' && !seated) {
     return h('button', {
       type: 'button', class: 'chip free', dataset: { takeSeat: index },
-      'aria-label': `Take seat ${index + 1} at ${room.name}`,
-    }, `Sit here`);
+      'aria-label': fill(TEXT.takeSeat, { seat: index + 1, table: title }),
+    }, TEXT.sitHere);
   }
-  return h('span', { class: 'chip empty' }, 'empty');
+  return h('span', { class: 'chip empty' }, TEXT.emptySeat);
 }
 
-function roomItem(room, me, app) {
+function roomItem(room, me, app, known) {
+  const title = roomTitle(room, known);
   const seated = room.seats.some((s) => s.player_id && s.player_id === me);
   const free = room.seats.filter((s) => !s.player_id && !s.cpu).length;
   return h('li', { class: 'room-item', dataset: { roomId: room.id, key: room.id, status: room.status } },
     h('div', { class: 'item-head' },
-      h('strong', { class: 'item-title' }, room.name),
+      h('strong', { class: 'item-title' }, title),
       h('span', { class: ['status-chip', room.status] },
-        room.status === 'open' ? `${STATUS_WORDS.open} (${free} free)` : STATUS_WORDS[room.status] ?? room.status),
-      room.rated ? h('span', { class: 'chip rated', title: 'A rated table: a match of four people changes their ratings' }, 'rated') : null),
+        room.status === 'open' ? plural(TEXT.openFree, free) : roomStatus(room.status)),
+      room.rated ? h('span', { class: 'chip rated', title: TEXT.ratedTitle }, TEXT.rated) : null),
     h('p', { class: 'muted small' }, rulesText(room.rules, room.move_seconds)),
-    h('div', { class: 'seats-line', role: 'group', 'aria-label': 'Seats' },
-      room.seats.map((s, i) => seatChip(room, s, i, me, seated))),
+    h('div', { class: 'seats-line', role: 'group', 'aria-label': TEXT.seats },
+      room.seats.map((s, i) => seatChip(room, s, i, me, seated, title))),
     h('div', { class: 'item-actions' },
       seated || app.rooms.has(room.id)
-        ? h('button', { type: 'button', class: 'primary small', dataset: { openRoom: room.id } }, 'Open')
+        ? h('button', { type: 'button', class: 'primary small', dataset: { openRoom: room.id } }, TEXT.open)
         : null,
       h('button', {
-        type: 'button', class: 'small', dataset: { watch: room.id }, 'aria-label': `Watch ${room.name}`,
-      }, 'Watch')));
+        type: 'button', class: 'small', dataset: { watch: room.id }, 'aria-label': fill(TEXT.watchTable, { table: title }),
+      }, TEXT.watch)));
 }
 
 function tournamentItem(t, me, now) {
@@ -295,7 +423,7 @@ function tournamentItem(t, me, now) {
   } else if (t.status === 'running') {
     meta.push(fill(T.playing, { round: roundName(t, t.rounds.length - 1) }));
   }
-  if (t.repeat) meta.push(T.repeat[t.repeat] ?? t.repeat);
+  if (t.repeat) meta.push(T[`repeat_${t.repeat}`] ?? t.repeat);
   const places = t.status === 'finished' ? podium(t).filter((line) => line.prize) : [];
   return h('li', { class: 'tournament-item', dataset: { tournamentId: t.id, key: t.id, status: t.status } },
     h('div', { class: 'item-head' },
@@ -327,27 +455,27 @@ function rematchItem(app, r) {
   const offered = rematchState(r, app.me) === 'offered';
   return h('li', { class: 'room-item', dataset: { rematchRoom: r.roomId, key: r.roomId, state: rematchState(r, app.me) } },
     h('div', { class: 'item-head' },
-      h('strong', { class: 'item-title' }, room?.name ?? 'A finished table'),
-      h('span', { class: 'status-chip' }, offered ? 'Rematch offered' : 'Waiting')),
+      h('strong', { class: 'item-title' }, room ? roomTitle(room) : TEXT.finishedTable),
+      h('span', { class: 'status-chip' }, offered ? TEXT.rematchOffered : TEXT.rematchWaiting)),
     h('p', { class: 'small' }, rematchWords(r, room, app.me)),
     rematchPlayers(r, room, app.me),
     offered
       ? h('div', { class: 'item-actions' },
-        h('button', { type: 'button', class: 'primary small', dataset: { rematch: r.roomId } }, 'Accept the rematch'))
+        h('button', { type: 'button', class: 'primary small', dataset: { rematch: r.roomId } }, TEXT.acceptRematch))
       : null);
 }
 
-function myRoomItem(m) {
+function myRoomItem(m, known) {
   const room = m.room;
-  let state = STATUS_WORDS[room.status] ?? room.status;
-  if (m.result) state = 'Match over';
-  else if (m.seat === null) state += ' · watching';
+  let state = roomStatus(room.status);
+  if (m.result) state = TEXT.matchOver;
+  else if (m.seat === null) state = fill(TEXT.watching, { status: state });
   return h('li', { class: 'room-item mine', dataset: { key: m.roomId, myRoomId: m.roomId } },
     h('div', { class: 'item-head' },
-      h('strong', { class: 'item-title' }, room.name),
+      h('strong', { class: 'item-title' }, roomTitle(room, known)),
       h('span', { class: ['status-chip', room.status] }, state)),
     h('div', { class: 'item-actions' },
-      h('button', { type: 'button', class: 'primary small', dataset: { openRoom: m.roomId } }, 'Open')));
+      h('button', { type: 'button', class: 'primary small', dataset: { openRoom: m.roomId } }, TEXT.open)));
 }
 
 // -- the create-room form ------------------------------------------------------------------
@@ -394,7 +522,7 @@ export function setEndLimits(form, value = null) {
   const current = Number(value ?? input.value);
   input.value = String(value ?? (current >= min && current <= max ? current : fallback));
   const label = form.querySelector(`label[for="${input.id}"]`);
-  if (label) label.textContent = end === 'deals' ? 'Deals' : 'Points';
+  if (label) label.textContent = end === 'deals' ? OPTIONS.end_deals : OPTIONS.end_points;
 }
 
 // The create_room message from the form's values.
@@ -490,15 +618,15 @@ function stored(key) {
 const NEW_GAME_KEY = 'klaverjas.new-game';
 const NEW_GAME_FIELDS = ['level', 'preset', ...RULE_FIELDS, 'end', 'end_value', 'move_seconds'];
 
-export const levelName = (level) => LEVEL_WORDS[level] ?? level;
+export const levelName = (level) => optionWord('level', level);
 
 // The choices, from the catalog: the CPU level, the rules, and a match of 16 deals (the
 // server's default length for a new game), or the choices last played on this device.
 export function buildNewGameForm(form) {
   const f = form.elements;
   buildCpuLevels(f.level);
-  fillSelect(f.preset, [...Object.keys(catalog.presets), CUSTOM], OPTION_WORDS.preset);
-  for (const field of RULE_FIELDS) fillSelect(f[field], catalog.options[field].values, OPTION_WORDS[field]);
+  fillSelect(f.preset, [...Object.keys(catalog.presets), CUSTOM], 'preset');
+  for (const field of RULE_FIELDS) fillSelect(f[field], catalog.options[field].values, field);
   applyPreset(form, f.preset.value, { length: false });
   f.end.value = 'deals';
   setEndLimits(form, catalog.options.deals.default);
@@ -528,11 +656,11 @@ export function newGameSummary(form) {
   const f = form.elements;
   const n = Math.round(Number(f.end_value.value));
   const preset = presetOf(form, { length: false });
-  const variant = SUMMARY_WORDS.variant[f.variant.value] ?? f.variant.value;
-  return fill(SUMMARY_WORDS.line, {
+  const variant = RULES[f.variant.value] ?? f.variant.value;
+  return fill(RULES.summary, {
     level: levelName(f.level.value),
-    rules: preset === CUSTOM ? fill(SUMMARY_WORDS.custom, { variant }) : OPTION_WORDS.preset[preset] ?? preset,
-    length: f.end.value === 'deals' ? plural(SUMMARY_WORDS.deals, n) : fill(SUMMARY_WORDS.target, { n }),
+    rules: preset === CUSTOM ? fill(RULES.custom, { variant }) : optionWord('preset', preset),
+    length: f.end.value === 'deals' ? plural(RULES.deals, n) : fill(RULES.targetPoints, { n }),
   });
 }
 

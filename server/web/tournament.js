@@ -2,29 +2,31 @@
 // countdown), rounds and tables with live scores, your table, places and prizes.
 
 import { $, h, patch } from './dom.js';
-import { entrantLabel, entrantName, prizeName, roundName, tournamentInfo } from './state.js';
+import { prizeName, roundName, tournamentInfo } from './state.js';
 import {
-  countdown, formatName, placeName, rulesCatalog, rulesText, startText, tournamentStatus,
+  countdown, entrantName, entrantText, formatName, placeName, rulesCatalog, rulesText, startText,
+  tableTitle, tournamentStatus,
 } from './lobby.js';
-import { fill, fillParts } from './fill.js';
+import { fill, fillParts, plural } from './fill.js';
+import { strings } from './i18n.js';
 
-const WORDS = {
+const WORDS = strings('tournament', {
   loading: 'Loading the tournament…',
-  heading: 'Tournament',
-  lobby: '‹ Lobby',
+  heading: 'Tournament', // the page's heading before the tournament is known
+  lobby: '‹ Lobby', // a button: back to the lobby
   about: 'How it works',
   players: '{size} players, in teams of two drawn at random.',
   fill: 'CPUs fill the places nobody takes.',
   noFill: 'Cancelled if not full at the start.',
-  roundTables: '{round}: {tables} tables',
-  roundTable: '{round}: one table',
-  eachTable: 'Every table: {rules}.',
+  roundTables: { one: '{round}: one table', other: '{round}: {n} tables' }, // round: "Round 1", "Final"
+  eachTable: 'Every table: {rules}.', // rules: "Amsterdam · dealer names trump · …"
   through: 'The winning team of each table goes through; partners change between rounds when they can.',
-  prizeFor: { grand: 'the final’s winners', second: 'the final’s losers' },
-  prizeLine: '{prize}: {who}',
+  prizeFor_grand: 'the final’s winners', // who wins the grand prize
+  prizeFor_second: 'the final’s losers', // who wins the second prize
+  prizeLine: '{prize}: {who}', // "Grand Prize: the final’s winners"
   registeredHere: 'You are registered.',
-  startsSentence: 'The tournament {start}.',
-  startsCountdown: 'The tournament {start}, {left}.',
+  startsSentence: 'The tournament {start}.', // start: "starts Mon 3 Jun 20:00" / "starts when full"
+  startsCountdown: 'The tournament {start}, {left}.', // left: "in 4 min 12 s"
   registerHere: 'Register to play.',
   register: 'Register',
   unregister: 'Unregister',
@@ -41,21 +43,21 @@ const WORDS = {
   cancelled: 'The tournament was cancelled.',
   cancelledWhy: 'The tournament was cancelled: {reason}.',
   over: 'The tournament is over.',
-  youFinished: 'You finished {place}.',
-  youWon: 'You finished {place}, winning the {prize}.',
+  youFinished: 'You finished {place}.', // place: "1st", "2nd"
+  youWon: 'You finished {place}, winning the {prize}.', // prize: "Grand Prize"
   places: 'Final places',
-  forPlayer: '(for {name})',
+  forPlayer: '(for {name})', // a CPU that played on for a player who left
   outIn: 'out in {round}',
-  yourTable: 'your table',
-  finishedTable: 'finished',
-  playingTable: 'playing',
-  seatingTable: 'seating…',
+  yourTable: 'your table', // a chip on your table
+  finishedTable: 'finished', // a table's state
+  playingTable: 'playing', // a table's state
+  seatingTable: 'seating…', // a table's state
   watch: 'Watch',
   open: 'Open',
-  pair: '{a} & {b}',
+  pair: '{a} & {b}', // a team of two
   registeredList: 'Registered ({count} of {size})',
   nobody: 'Nobody yet: be the first.',
-};
+});
 
 export function renderTournament(app) {
   const el = $('#tournament');
@@ -100,12 +102,12 @@ function about(t) {
     tables.length
       ? h('ol', { class: 'about-rounds', dataset: { rounds: tables.length } }, tables.map((count, r) => h('li', {
         dataset: { round: r + 1, tables: count },
-      }, fill(count === 1 ? WORDS.roundTable : WORDS.roundTables, { round: roundName(shape, r), tables: count }))))
+      }, plural(WORDS.roundTables, count, { round: roundName(shape, r) }))))
       : null,
     preset ? h('p', { class: 'small' }, fill(WORDS.eachTable, { rules: rulesText(preset, format.move_seconds) })) : null,
     h('p', { class: 'small' }, WORDS.through),
     h('ul', { class: 'about-prizes small' }, ['grand', 'second'].map((prize) => h('li', { dataset: { prize } },
-      fill(WORDS.prizeLine, { prize: prizeName(prize), who: WORDS.prizeFor[prize] })))));
+      fill(WORDS.prizeLine, { prize: prizeName(prize), who: WORDS[`prizeFor_${prize}`] })))));
 }
 
 function banner(app, t, info, now) {
@@ -188,7 +190,7 @@ function tableCard(app, t, table, round, index, info) {
   const done = table.winner !== null && table.winner !== undefined;
   const mine = info.mine && info.mine.round === round && info.mine.index === index;
   const team = (n) => fill(WORDS.pair, {
-    a: entrantLabel(table.seats[n]), b: entrantLabel(table.seats[n + 2]),
+    a: entrantText(table.seats[n]), b: entrantText(table.seats[n + 2]),
   });
   const line = (n) => h('div', {
     class: ['tt-team', done && table.winner === n && 'won', done && table.winner !== n && 'lost'],
@@ -211,7 +213,7 @@ function tableCard(app, t, table, round, index, info) {
     dataset: { roomId: table.room_id ?? '', table: index + 1, key: `t${round}-${index}` },
   },
   h('div', { class: 'tt-head' },
-    h('h3', { class: 'tt-name' }, table.name ?? String(index + 1)),
+    h('h3', { class: 'tt-name' }, tableTitle(table.format ?? t.format, table.round ?? round + 1, table.table ?? index + 1)),
     mine ? h('span', { class: 'chip you' }, WORDS.yourTable) : null,
     h('span', { class: ['small', done ? 'muted' : 'live-dot'] }, state)),
   line(0), line(1),
@@ -224,6 +226,6 @@ function registered(t, me) {
   return h('section', { class: 'panel', dataset: { key: 'registered' } },
     h('h2', {}, fill(WORDS.registeredList, { count: list.length, size: t.size })),
     list.length
-      ? h('ul', { class: 'chips' }, list.map((r) => h('li', { class: ['chip', r.id === me && 'you'] }, entrantLabel(r))))
+      ? h('ul', { class: 'chips' }, list.map((r) => h('li', { class: ['chip', r.id === me && 'you'] }, entrantText(r))))
       : h('p', { class: 'muted small' }, WORDS.nobody));
 }

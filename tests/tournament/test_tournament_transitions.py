@@ -410,8 +410,11 @@ def test_the_summary_of_a_tournament_in_full() -> None:
     summary = t.summary(names)
 
     def show(e: str) -> dict:
-        nickname = f"{NAMES[int(e[4:]) % len(NAMES)]} (CPU, strong)" if is_cpu(e) else e.upper()
-        return {"id": e, "nickname": nickname, "cpu": is_cpu(e)}
+        if not is_cpu(e):
+            return {"id": e, "nickname": e.upper(), "cpu": False}
+        name = NAMES[int(e[4:]) % len(NAMES)]  # in parts too, for a client's own words
+        nickname = f"{name} (CPU, strong)"
+        return {"id": e, "nickname": nickname, "cpu": True, "cpu_name": name, "level": "strong"}
 
     assert summary == {
         "id": "t1", "format": "quick", "status": RUNNING, "start_at": START,
@@ -419,14 +422,17 @@ def test_the_summary_of_a_tournament_in_full() -> None:
         "round_count": 2, "registered": [show(p) for p in PLAYERS],
         "rounds": [[
             {"room_id": "r0", "name": "Quick tournament, round 1, table 1",
+             "format": "quick", "round": 1, "table": 1,
              "seats": [show(e) for e in t.rounds[0][0].seats], "winner": 1, "totals": [600, 1005]},
             {"room_id": "r1", "name": "Quick tournament, round 1, table 2",
+             "format": "quick", "round": 1, "table": 2,
              "seats": [show(e) for e in t.rounds[0][1].seats], "winner": None, "totals": [0, 0]},
         ]],
         "places": [], "reason": None, "version": t.version,
     }  # fmt: skip
     assert show(cpu_entrant(8)) in summary["rounds"][0][1]["seats"]  # who took over
     assert show(cpu_entrant(8))["nickname"] == "Ilse (CPU, strong)"  # a name of its own
+    assert show(cpu_entrant(8))["cpu_name"] == "Ilse"
     when_full = quick(when_full=True).summary()
     assert (when_full["start_at"], when_full["start_when_full"]) == (None, True)
     assert when_full["registered"] == [] and when_full["rounds"] == []
