@@ -199,10 +199,10 @@ class Bot:
                     self._on_frame(client.frames.get_nowait())
                 await self._reconnect()
                 continue
-            try:
-                frame: dict[str, Any] | None = await asyncio.wait_for(client.frames.get(), 0.02)
-            except TimeoutError:
-                frame = None
+            frame: dict[str, Any] | None = None
+            with contextlib.suppress(TimeoutError):  # (3.11's wait_for can swallow a cancel)
+                async with asyncio.timeout(0.02):
+                    frame = await client.frames.get()
             while frame is not None:
                 self._on_frame(frame)
                 frame = None if client.frames.empty() else client.frames.get_nowait()
