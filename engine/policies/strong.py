@@ -378,8 +378,12 @@ def why(view: View, action: Action, values: dict[Action, float]) -> dict[str, An
     if action.kind is Kind.PLAY:
         compare = "only" if not others else "even" if exact < 0.5 else "better"
         return {
-            "kind": "play", "card": card_str(action.value), **_play_effect(view, action.value),
-            "value": value, "margin": margin, "compare": compare,
+            "kind": "play",
+            "card": card_str(action.value),
+            **_play_effect(view, action.value),
+            "value": value,
+            "margin": margin,
+            "compare": compare,
         }
     if view.phase is Phase.CLAIM:
         return {"kind": "take" if action == TAKE else "leave", "value": value, "margin": margin}
@@ -407,7 +411,8 @@ def english(w: dict[str, Any]) -> str:
         top = "its jack" if w["top"] == "jack" else "its nine and ace"
         return f"Name {SUIT_NAMES[suit]}: {w['held']} {SUIT_SYMBOLS[suit]} with {top}"
     if kind == "thumb_forced":
-        return f"Name {SUIT_NAMES[SUITS.index(w['suit'])]}: the strongest suit in hand, and a suit must be named"
+        suit_name = SUIT_NAMES[SUITS.index(w["suit"])]
+        return f"Name {suit_name}: the strongest suit in hand, and a suit must be named"
     if kind == "play":
         head = f"Play {card_label(parse_card(w['card']))}: {_effect_english(w)}"
         if w["compare"] == "only":
@@ -478,7 +483,8 @@ def _play_effect(view: View, card: int) -> dict[str, Any]:
             return {"effect": "trumps"}
         return {"effect": "winning"}
     if not (winner ^ view.seat) & 1:
-        return {"effect": "partner_wins" if last else "partner_winning", "partner_card": card_str(cards[win])}
+        effect = "partner_wins" if last else "partner_winning"
+        return {"effect": effect, "partner_card": card_str(cards[win])}
     if card >> 3 == trick[0] >> 3:
         return {"effect": "follows"}
     return {"effect": "discards"}
@@ -500,11 +506,14 @@ def _effect_english(e: dict[str, Any]) -> str:
             return "wins the trick so far"
         case "partner_wins" | "partner_winning":
             word = RANK_WORDS[parse_card(e["partner_card"]) & 7]
-            return f"your partner's {word} {'wins' if e['effect'] == 'partner_wins' else 'is winning'} this trick"
+            verb = "wins" if e["effect"] == "partner_wins" else "is winning"
+            return f"your partner's {word} {verb} this trick"
         case "follows":
             return "follows suit; the opponents hold the trick"
         case _:
             return "discards; the opponents hold the trick"
 
 
-__all__ = ["DEFAULT_BUDGET", "Advice", "StrongPolicy", "bid_likelihood", "card_label", "english", "why"]
+__all__ = [
+    "DEFAULT_BUDGET", "Advice", "StrongPolicy", "bid_likelihood", "card_label", "english", "why",
+]  # fmt: skip
