@@ -70,7 +70,9 @@ def advise(view: View, seed: str, budget: int) -> tuple[dict[str, Any], float]:
     started = time.perf_counter()
     advice = StrongPolicy(budget).advise(view, random.Random(seed))
     values = {str(a): round(v, 1) for a, v in advice.values.items()}
-    answer = {"action": str(advice.action), "reason": advice.reason, "values": values}
+    answer = {
+        "action": str(advice.action), "reason": advice.reason, "why": advice.why, "values": values,
+    }  # fmt: skip
     return answer, time.perf_counter() - started
 
 

@@ -30,3 +30,9 @@ def cpu_name(seed: int, seat: int, level: str) -> str:
 def numbered_cpu(number: int, level: str = TAKEOVER_LEVEL) -> str:
     """The nickname of a CPU known by a number (a tournament's ``number``-th CPU entrant)."""
     return f"{NAMES[number % len(NAMES)]} (CPU, {level})"
+
+
+def bare_cpu_name(nickname: str) -> str:
+    """A CPU's name without its "(CPU, <level>)": "Anna" of "Anna (CPU, strong)" (a client
+    says the rest in its own language)."""
+    return nickname.split(" (CPU, ", 1)[0]

@@ -41,9 +41,10 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from ..actions import PASS, TAKE, Action, Kind
-from ..cards import FULL_MASK, SUIT_NAMES, cards_of
+from ..cards import FULL_MASK, SUIT_NAMES, SUITS, card_str, cards_of, parse_card
 from ..deal import BID_CHOICES, TRUMPS, TURNED_CHOICES, TURNED_FORCED, Deal, Phase
 from ..rules import TrumpMode
 from ..solver import last_nodes, solve, solve_value
@@ -84,6 +85,7 @@ class Advice:
     # for a trump choice made by the rule of thumb alone (a budget below TRUMP_SEARCH).
     values: dict[Action, float]
     reason: str
+    why: dict[str, Any]  # the reason as data (see :func:`why`), for a client's own words
 
 
 class StrongPolicy:
@@ -132,7 +134,8 @@ class StrongPolicy:
             if self.prior:  # the heuristic's card, by less the more worlds were solved
                 bonus[_HEURISTIC.act(view, rng)] = self.prior / solved**0.5
             action = max(view.legal, key=lambda a: values[a] + bonus[a])  # the first on ties
-        return Advice(action, values, reason(view, action, values))
+        w = why(view, action, values)
+        return Advice(action, values, english(w), w)
 
     def _play_values(self, view: View, rng: random.Random) -> tuple[dict[Action, float], int]:
         """Each legal action's mean value over the worlds drawn, and how many distinct
@@ -353,36 +356,87 @@ def _signed(value: float) -> str:
     return f"{value:+.0f}"
 
 
-def reason(view: View, action: Action, values: dict[Action, float]) -> str:
-    """One line in words: what ``action`` does and what it is expected to gain."""
+def why(view: View, action: Action, values: dict[Action, float]) -> dict[str, Any]:
+    """Why ``action``, as data a client can put in words in its own language (the wire's
+    ``why`` of a hint; :func:`reason` says it in English).
+
+    ``kind``: ``play`` (``card``, and the ``effect`` of playing it with its own fields, see
+    :func:`_play_effect`),
+    ``take`` or ``leave`` (the roem), ``name`` (``suit``) or ``pass`` searched; ``thumb_pass``,
+    ``thumb_name`` (``suit``, ``held`` cards of it, ``top``: ``jack`` or ``nine_ace``) and
+    ``thumb_forced`` (``suit``) by the rule of thumb alone.  Searched: ``value`` (the
+    action's expected value), ``margin`` (over the next best) and ``compare``: ``only``
+    (no other choice), ``even`` (a card as good as the next best), ``better``, or ``worse``
+    (a trump choice kept by the rule of thumb though ``next`` looked better: ``pass`` or
+    ``trump:<suit>``).
+    """
     if not values:
         return _rule_of_thumb(view, action)
     others = [v for a, v in values.items() if a != action]
-    margin = values[action] - max(others) if others else 0.0
+    exact = values[action] - max(others) if others else 0.0
+    margin, value = round(exact, 1), round(values[action], 1)
     if action.kind is Kind.PLAY:
-        head = f"Play {card_label(action.value)}: {_play_effect(view, action.value)}"
-        if not others:
-            return f"{head}; the only legal card"
-        if margin < 0.5:
-            return f"{head}; as good as the next best (expected {_signed(values[action])})"
-        return f"{head}; expected {_signed(margin)} over the next best"
+        compare = "only" if not others else "even" if exact < 0.5 else "better"
+        return {
+            "kind": "play",
+            "card": card_str(action.value),
+            **_play_effect(view, action.value),
+            "value": value,
+            "margin": margin,
+            "compare": compare,
+        }
     if view.phase is Phase.CLAIM:
-        if action == TAKE:
-            return f"Take the roem: expected {_signed(margin)} over leaving it"
+        return {"kind": "take" if action == TAKE else "leave", "value": value, "margin": margin}
+    out: dict[str, Any] = {"kind": "pass", "value": value, "margin": margin}
+    if action.kind is Kind.TRUMP:
+        out = {"kind": "name", "suit": SUITS[action.value], "value": value, "margin": margin}
+    if not others:
+        return {**out, "compare": "only"}
+    second = max((a for a in values if a != action), key=lambda a: values[a])
+    return {**out, "compare": "better" if exact >= 0 else "worse", "next": str(second)}
+
+
+def reason(view: View, action: Action, values: dict[Action, float]) -> str:
+    """One line in words: what ``action`` does and what it is expected to gain."""
+    return english(why(view, action, values))
+
+
+def english(w: dict[str, Any]) -> str:
+    """A :func:`why` in English."""
+    kind, margin = w["kind"], w.get("margin", 0.0)
+    if kind == "thumb_pass":
+        return "Pass: no suit of three or more cards with its jack, or its nine and ace"
+    if kind == "thumb_name":
+        suit = SUITS.index(w["suit"])
+        top = "its jack" if w["top"] == "jack" else "its nine and ace"
+        return f"Name {SUIT_NAMES[suit]}: {w['held']} {SUIT_SYMBOLS[suit]} with {top}"
+    if kind == "thumb_forced":
+        suit_name = SUIT_NAMES[SUITS.index(w["suit"])]
+        return f"Name {suit_name}: the strongest suit in hand, and a suit must be named"
+    if kind == "play":
+        head = f"Play {card_label(parse_card(w['card']))}: {_effect_english(w)}"
+        if w["compare"] == "only":
+            return f"{head}; the only legal card"
+        if w["compare"] == "even":
+            return f"{head}; as good as the next best (expected {_signed(w['value'])})"
+        return f"{head}; expected {_signed(margin)} over the next best"
+    if kind == "take":
+        return f"Take the roem: expected {_signed(margin)} over leaving it"
+    if kind == "leave":
         return (
             f"Leave the roem: the roem would count for the other side if the deal goes nat; "
             f"expected {_signed(margin)} over taking it"
         )
-    if action.kind is Kind.TRUMP:
-        suit = SUIT_NAMES[action.value]
-        head = f"Name {suit}: expected {_signed(values[action])} with {suit} as trump"
+    if kind == "name":
+        suit = SUIT_NAMES[SUITS.index(w["suit"])]
+        head = f"Name {suit}: expected {_signed(w['value'])} with {suit} as trump"
     else:
-        head = f"Pass: expected {_signed(values[action])} by passing"
-    if not others:
+        head = f"Pass: expected {_signed(w['value'])} by passing"
+    if w["compare"] == "only":
         return f"{head}; the only choice"
-    second = max((a for a in values if a != action), key=lambda a: values[a])
-    what = "passing" if second == PASS else f"naming {SUIT_NAMES[second.value]}"
-    if margin >= 0:
+    nxt = w["next"]
+    what = "passing" if nxt == "pass" else f"naming {SUIT_NAMES[SUITS.index(nxt[-1])]}"
+    if w["compare"] == "better":
         return f"{head}, {_signed(margin)} over {what}"
     return (
         f"{head}; {what} looks {-margin:.0f} better in the worlds searched, "
@@ -390,47 +444,76 @@ def reason(view: View, action: Action, values: dict[Action, float]) -> str:
     )
 
 
-def _rule_of_thumb(view: View, action: Action) -> str:
+def _rule_of_thumb(view: View, action: Action) -> dict[str, Any]:
     """Why the heuristic's rule of thumb made this trump choice."""
     if action.kind is Kind.PASS:
-        return "Pass: no suit of three or more cards with its jack, or its nine and ace"
+        return {"kind": "thumb_pass"}
     suit = action.value
     held = [c for c in view.hand if c >> 3 == suit]
     ranks = {c & 7 for c in held}
     if accepts(view.hand, suit):
-        top = "its jack" if 4 in ranks else "its nine and ace"
-        return f"Name {SUIT_NAMES[suit]}: {len(held)} {SUIT_SYMBOLS[suit]} with {top}"
-    return f"Name {SUIT_NAMES[suit]}: the strongest suit in hand, and a suit must be named"
+        top = "jack" if 4 in ranks else "nine_ace"
+        return {"kind": "thumb_name", "suit": SUITS[suit], "held": len(held), "top": top}
+    return {"kind": "thumb_forced", "suit": SUITS[suit]}
 
 
-def _play_effect(view: View, card: int) -> str:
-    """What playing ``card`` does to the trick, in a few words."""
+def _play_effect(view: View, card: int) -> dict[str, Any]:
+    """What playing ``card`` does to the trick: ``lead_trumps``, ``lead_highest`` (the
+    highest of its ``suit`` still out), ``lead`` (``suit``), ``takes`` (the last card wins
+    the trick's ``points``), ``trumps`` (trumps the trick), ``winning`` (wins it so far),
+    ``partner_wins`` / ``partner_winning`` (the partner's ``partner_card`` holds it), ``follows``
+    or ``discards`` (the opponents hold the trick)."""
     assert view.seat is not None and view.trump is not None
     trump, trick = view.trump, view.trick
     if not trick:
         if card >> 3 == trump:
-            return "lead trumps"
+            return {"effect": "lead_trumps"}
         unseen = FULL_MASK & ~sum(1 << c for c in view.hand) & ~view.played
         if not unseen & higher(card, trump):
-            return f"the highest {SUIT_SYMBOLS[card >> 3]} still out"
-        return f"lead {SUIT_SYMBOLS[card >> 3]}"
+            return {"effect": "lead_highest", "suit": SUITS[card >> 3]}
+        return {"effect": "lead", "suit": SUITS[card >> 3]}
     cards = (*trick, card)
     win = winning_index(cards, trump)
     winner = (view.leader + win) & 3
     last = len(trick) == 3
     if winner == view.seat:
-        points = sum(POINTS[trump][c] for c in cards)
         if last:
-            return f"takes the trick ({points} points)"
+            return {"effect": "takes", "points": sum(POINTS[trump][c] for c in cards)}
         if card >> 3 == trump and trick[0] >> 3 != trump:
-            return "trumps the trick"
-        return "wins the trick so far"
+            return {"effect": "trumps"}
+        return {"effect": "winning"}
     if not (winner ^ view.seat) & 1:
-        word = RANK_WORDS[cards[win] & 7]
-        return f"your partner's {word} {'wins' if last else 'is winning'} this trick"
+        effect = "partner_wins" if last else "partner_winning"
+        return {"effect": effect, "partner_card": card_str(cards[win])}
     if card >> 3 == trick[0] >> 3:
-        return "follows suit; the opponents hold the trick"
-    return "discards; the opponents hold the trick"
+        return {"effect": "follows"}
+    return {"effect": "discards"}
 
 
-__all__ = ["DEFAULT_BUDGET", "Advice", "StrongPolicy", "bid_likelihood", "card_label"]
+def _effect_english(e: dict[str, Any]) -> str:
+    match e["effect"]:
+        case "lead_trumps":
+            return "lead trumps"
+        case "lead_highest":
+            return f"the highest {SUIT_SYMBOLS[SUITS.index(e['suit'])]} still out"
+        case "lead":
+            return f"lead {SUIT_SYMBOLS[SUITS.index(e['suit'])]}"
+        case "takes":
+            return f"takes the trick ({e['points']} points)"
+        case "trumps":
+            return "trumps the trick"
+        case "winning":
+            return "wins the trick so far"
+        case "partner_wins" | "partner_winning":
+            word = RANK_WORDS[parse_card(e["partner_card"]) & 7]
+            verb = "wins" if e["effect"] == "partner_wins" else "is winning"
+            return f"your partner's {word} {verb} this trick"
+        case "follows":
+            return "follows suit; the opponents hold the trick"
+        case _:
+            return "discards; the opponents hold the trick"
+
+
+__all__ = [
+    "DEFAULT_BUDGET", "Advice", "StrongPolicy", "bid_likelihood", "card_label", "english", "why",
+]  # fmt: skip

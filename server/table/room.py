@@ -64,7 +64,7 @@ from engine.events import DealEnded, Event
 from engine.views import View, view
 
 from ..errors import Refused
-from ..levels import DEFAULT_LEVEL, LEGACY_LEVEL, STRONG, TAKEOVER_LEVEL, cpu_name
+from ..levels import DEFAULT_LEVEL, LEGACY_LEVEL, STRONG, TAKEOVER_LEVEL, bare_cpu_name, cpu_name
 from .entries import (
     CASUAL,
     DAILY,
@@ -218,6 +218,7 @@ class Room:
                     "nickname": self.cpu_nickname(i) if s.cpu else nicknames.get(s.player or ""),
                     "cpu": s.cpu,
                     "level": s.level if s.cpu else None,
+                    "cpu_name": bare_cpu_name(self.cpu_nickname(i)) if s.cpu else None,
                     "ready": s.ready or s.cpu,
                     "away": s.away,
                 }

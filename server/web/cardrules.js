@@ -6,9 +6,11 @@
 // behind roem whose amount and kinds the server sent (`roem_parts`).
 
 import { fill } from './fill.js';
+import { strings } from './i18n.js';
 import { SUIT_NAMES, cardWords, rankOf, suitOf } from './cards.js';
 
-const TEXT = {
+// Why a card of the hand may not be played ({suit}: a suit's name, {card}: a card's name).
+const TEXT = strings('cardrules', {
   follow: 'You must follow {suit}: you hold {suit}.',
   followTrump: 'Trump was led: you must play a trump ({suit}).',
   trumpHigher: 'Trump was led: you must play a trump higher than the {card} when you can.',
@@ -19,7 +21,7 @@ const TEXT = {
   noUndertrump: 'Amsterdam: you may not undertrump; discard a card of another suit.',
   partnerUndertrump: 'Amsterdam: you may not undertrump while your partner wins the trick.',
   notNow: 'You may not play the {card} now.',
-};
+});
 
 const TRUMP_ORDER = 'J9ATKQ87'; // strongest first
 const PLAIN_ORDER = 'ATKQJ987';

@@ -1,11 +1,24 @@
 // Cards and actions in words and symbols. Pure: no DOM.
 
+import { fill } from './fill.js';
+import { strings } from './i18n.js';
+
+const TEXT = strings('cards', {
+  card: '{rank} of {suit}', // a card in a sentence: "ace of spades" ({rank}, {suit}: the words below)
+  pass: 'pass', // an action in words
+  take: 'take the roem',
+  leave: 'leave the roem',
+  asTrump: '{suit} as trump',
+});
+
 export const SUITS = ['c', 'd', 'h', 's'];
-export const SUIT_NAMES = { c: 'clubs', d: 'diamonds', h: 'hearts', s: 'spades' };
+// The suits in a sentence (lower case in English: "You must follow hearts").
+export const SUIT_NAMES = strings('cards.suits', { c: 'clubs', d: 'diamonds', h: 'hearts', s: 'spades' });
 export const SUIT_SYMBOLS = { c: '♣', d: '♦', h: '♥', s: '♠' };
-const RANK_NAMES = {
+// The ranks in a card's name ({rank} of TEXT.card).
+const RANK_NAMES = strings('cards.ranks', {
   7: 'seven', 8: 'eight', 9: 'nine', T: 'ten', J: 'jack', Q: 'queen', K: 'king', A: 'ace',
-};
+});
 const RANK_SHOWN = { T: '10' };
 // Strength, strongest first: trump and plain suits differ.
 export const TRUMP_ORDER = 'J9ATKQ87';
@@ -19,7 +32,7 @@ export const isRed = (suit) => suit === 'h' || suit === 'd';
 export const rankShown = (card) => RANK_SHOWN[rankOf(card)] || rankOf(card);
 
 export function cardWords(card) {
-  return `${RANK_NAMES[rankOf(card)]} of ${SUIT_NAMES[suitOf(card)]}`;
+  return fill(TEXT.card, { rank: RANK_NAMES[rankOf(card)], suit: SUIT_NAMES[suitOf(card)] });
 }
 
 export function isCard(action) {
@@ -27,10 +40,10 @@ export function isCard(action) {
 }
 
 export function actionWords(action) {
-  if (action === 'pass') return 'pass';
-  if (action === 'take') return 'take the roem';
-  if (action === 'leave') return 'leave the roem';
-  if (action.startsWith('trump:')) return `${SUIT_NAMES[action.slice(6).toLowerCase()]} as trump`;
+  if (action === 'pass') return TEXT.pass;
+  if (action === 'take') return TEXT.take;
+  if (action === 'leave') return TEXT.leave;
+  if (action.startsWith('trump:')) return fill(TEXT.asTrump, { suit: SUIT_NAMES[action.slice(6).toLowerCase()] });
   return cardWords(action);
 }
 

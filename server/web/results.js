@@ -5,6 +5,7 @@
 import { $, h, patch, show } from './dom.js';
 import { SUIT_NAMES, SUIT_SYMBOLS, isRed } from './cards.js';
 import { fill } from './fill.js';
+import { currentLanguage, strings } from './i18n.js';
 import {
   isSeated, paused, rematchState, rematchWords, seatName, teamLabel, teamOf, teamOrder, teamPlayers,
 } from './state.js';
@@ -12,21 +13,12 @@ import { dayOfRoom, todayUtc } from './daily.js';
 import { reviewOpen } from './review.js';
 import { rematchPlayers } from './widgets.js';
 
-const TEXT = {
+// {suit}: a suit's name, {symbol} its sign (♥); {name}: a player; {team}, {playing},
+// {other}: a team ("Us", "Them" or two players' names); {ours}/{theirs}: points.
+const TEXT = strings('results', {
   dealTitle: 'Deal {number}: {suit} {symbol}, chosen by {name}',
   dealTitleOf: 'Deal {number} of {of}: {suit} {symbol}, chosen by {name}',
-  team: 'Team',
-  rows: {
-    tricks: 'Tricks',
-    card_points: 'Card points (the last trick 10 more)',
-    run: 'Roem: runs',
-    four: 'Roem: four of a kind',
-    stuk: 'Stuk (king and queen of trump)',
-    bonus: 'Pit bonus',
-    roem: 'Roem',
-    score: 'This deal',
-    totals: 'Match score',
-  },
+  team: 'Team', // the head of the column of row names (read out only)
   madeUs: 'Made: we played {suit} and scored more than them, {ours} against {theirs}; each team scores its own points and roem.',
   madeThem: 'Made: they played {suit} and scored more than us, {theirs} against {ours}; each team scores its own points and roem.',
   madeTeam: 'Made: {playing} played {suit} and scored more, {ours} against {theirs}; each team scores its own points and roem.',
@@ -40,8 +32,6 @@ const TEXT = {
   pitNoBonusThem: 'Pit: they took all eight tricks (no bonus: only the playing team earns it here).',
   pitNoBonusTeam: 'Pit: {team} took all eight tricks (no bonus: only the playing team earns it here).',
   seenTitle: 'Seen by',
-  seen: '{name} ✓',
-  notSeen: '{name} …',
   seenLabel: '{name} has seen the result',
   notSeenLabel: '{name} is still looking',
   countdown: 'The next deal starts in {n} s',
@@ -51,21 +41,13 @@ const TEXT = {
   matchWon: 'You won the match!',
   matchLost: 'You lost the match',
   teamWon: '{team} won',
-  finalScore: '{team} {total}',
   lastDeal: 'Last deal: {text}',
   statsTitle: 'The match in numbers',
-  stats: {
-    chooser: 'Deals won as chooser',
-    nat: 'Nat',
-    pits: 'Pit',
-    roem: 'Roem (without pit bonuses)',
-    points_per_deal: 'Points per deal',
-  },
   chooserValue: '{won} of {chose}',
   dailyNote: 'Your score is on the day’s board: see how the others did with the same cards.',
   backTournament: 'Back to the tournament',
   todaysBoard: 'See today’s board',
-  dayBoard: 'See the board of {day}',
+  dayBoard: 'See the board of {day}', // {day}: a date, "2 December 2026"
   newGame: 'New game',
   review: 'Review this match',
   lobby: 'Back to the lobby',
@@ -73,7 +55,32 @@ const TEXT = {
   rematch: 'Rematch',
   rematchHumans: 'The same players at a new table, one seat to the left, once everyone accepts',
   rematchCpus: 'The same CPUs at a new table, one seat to the left',
-};
+});
+
+// The rows of the end-of-deal table (each team's numbers in a column).
+const ROWS = strings('results.rows', {
+  tricks: 'Tricks',
+  card_points: 'Card points (the last trick 10 more)',
+  run: 'Roem: runs',
+  four: 'Roem: four of a kind',
+  stuk: 'Stuk (king and queen of trump)',
+  bonus: 'Pit bonus',
+  roem: 'Roem',
+  score: 'This deal',
+  totals: 'Match score',
+});
+
+// The rows of the match's statistics at its end.
+const STATS = strings('results.stats', {
+  chooser: 'Deals won as chooser',
+  nat: 'Nat', // deals the team went nat
+  pits: 'Pit', // deals the team took every trick
+  roem: 'Roem (without pit bonuses)',
+  points_per_deal: 'Points per deal',
+});
+
+// Marks, not words.
+const MARKS = { seen: '{name} ✓', notSeen: '{name} …', finalScore: '{team} {total}' };
 
 const PIT_BONUS = 100; // DESIGN.md §1: a team that takes all eight tricks scores 100 more
 
@@ -127,7 +134,7 @@ function cell(team, value, attrs = {}) {
 function dealRows(m, d) {
   const order = teamOrder(m);
   const row = (key, values, attrs = {}) => h('tr', { dataset: { row: key }, ...attrs },
-    h('th', { scope: 'row' }, TEXT.rows[key]),
+    h('th', { scope: 'row' }, ROWS[key]),
     order.map((team) => cell(team, values[team])));
   const rows = [];
   if (d.tricksWon) rows.push(row('tricks', d.tricksWon));
@@ -174,7 +181,7 @@ function seenList(m) {
       return h('li', {
         class: ['chip', seen && 'ready'], dataset: { seat, seen: String(seen), key: `s${seat}` },
         'aria-label': fill(seen ? TEXT.seenLabel : TEXT.notSeenLabel, { name }),
-      }, fill(seen ? TEXT.seen : TEXT.notSeen, { name }));
+      }, fill(seen ? MARKS.seen : MARKS.notSeen, { name }));
     })));
 }
 
@@ -253,11 +260,13 @@ function statsTable(m) {
     h('caption', {}, TEXT.statsTitle),
     h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, h('span', { class: 'sr-only' }, TEXT.team)),
       order.map((team) => teamHead(m, team)))),
-    h('tbody', {}, Object.keys(TEXT.stats).map((key) => h('tr', { dataset: { stat: key } },
-      h('th', { scope: 'row' }, TEXT.stats[key]),
+    h('tbody', {}, Object.keys(STATS).map((key) => h('tr', { dataset: { stat: key } },
+      h('th', { scope: 'row' }, STATS[key]),
       order.map((team) => {
         const s = stats[team];
-        const text = key === 'chooser' ? fill(TEXT.chooserValue, { won: s.chooser, chose: s.chose }) : s[key];
+        const text = key === 'chooser'
+          ? fill(TEXT.chooserValue, { won: s.chooser, chose: s.chose })
+          : s[key].toLocaleString(currentLanguage());
         return cell(team, text, { 'data-value': String(s[key]) });
       })))));
 }
@@ -283,7 +292,7 @@ export function renderResult(app, m) {
     next = h('button', { type: 'button', class: 'primary', dataset: { backTournament: tid } }, TEXT.backTournament);
   } else if (mode === 'daily') {
     next = h('button', { type: 'button', class: 'primary', dataset: { openBoards: '', date: day } },
-      !day || day === todayUtc() ? TEXT.todaysBoard : fill(TEXT.dayBoard, { day }));
+      !day || day === todayUtc() ? TEXT.todaysBoard : fill(TEXT.dayBoard, { day: dayWords(day) }));
   } else if (mode === 'solo') {
     next = h('button', { type: 'button', class: 'primary', dataset: { newGame: '' } }, TEXT.newGame);
   }
@@ -296,7 +305,7 @@ export function renderResult(app, m) {
       h('h2', { id: 'result-title' }, title),
       h('p', { class: 'final-score' }, teamOrder(m).map((team, i) => [
         i ? ' – ' : null,
-        h('span', { class: `team-${team}`, dataset: { team } }, fill(TEXT.finalScore, { team: teamLabel(m, team), total: totals[team] })),
+        h('span', { class: `team-${team}`, dataset: { team } }, fill(MARKS.finalScore, { team: teamLabel(m, team), total: totals[team] })),
       ])),
       last ? h('p', { class: 'deal-verdict small', dataset: { key: 'last' } },
         fill(TEXT.lastDeal, { text: dealVerdict(m, last).join(' ') })) : null,
@@ -307,6 +316,13 @@ export function renderResult(app, m) {
         next,
         review,
         h('button', { type: 'button', class: next ? '' : 'primary', dataset: { go: 'lobby' } }, TEXT.lobby))));
+}
+
+// A day (YYYY-MM-DD, UTC) in the page's language: "2 December 2026".
+function dayWords(day) {
+  const date = new Date(`${day}T00:00:00Z`);
+  if (Number.isNaN(date.getTime())) return day;
+  return date.toLocaleDateString(currentLanguage(), { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
 }
 
 // A rematch: the same players at a new table (seats one to the left), once every human who

@@ -7,13 +7,19 @@
 // the version to `resume` from instead of applying it.
 
 import { SUIT_NAMES, cardWords } from './cards.js';
-import { fill } from './fill.js';
+import { fill, plural } from './fill.js';
+import { currentLanguage, strings } from './i18n.js';
 
-// Every sentence of the table's model, whole (see fill.js); the lobby's, tournaments' and
-// rematches' words are still with their functions below.
-const TEXT = {
+// Every sentence of the table's model, whole (see fill.js): the names of seats and teams,
+// and the table talk ({name}: a player's name, or "you" forms of their own).
+const TEXT = strings('state', {
   seatNumber: 'seat {n}',
   cpu: 'CPU',
+  // a CPU player's name: {name} its first name ("Anna"), {level} one of the level words below
+  cpuName: '{name} (CPU, {level})',
+  cpuRandom: 'random', // the CPU levels in a CPU's name, lower case: "Anna (CPU, random)"
+  cpuHeuristic: 'heuristic',
+  cpuStrong: 'strong',
   emptySeat: 'empty seat',
   someone: 'someone',
   you: 'you',
@@ -73,7 +79,21 @@ const TEXT = {
   turnTrump: 'Your turn: choose trump.',
   turnClaim: 'Your turn: take or leave the roem.',
   turnPlay: 'Your turn: play a card.',
-};
+});
+
+// Tournaments' rounds and prizes, and rematches, in words (lobby and tournament views).
+const EVENTS = strings('state.events', {
+  final: 'Final', // a tournament's last round
+  semiFinals: 'Semi-finals',
+  round: 'Round {n}',
+  grandPrize: 'Grand Prize',
+  secondPrize: 'Second Prize',
+  rematchReady: 'Everyone accepted: opening the new table…',
+  rematchWaiting: 'You accepted the rematch. Waiting for {names}.', // {names}: a list of players
+  rematchWants: { one: '{names} wants a rematch.', other: '{names} want a rematch.' },
+  you: 'you', // a player in the rematch's lists
+  aPlayer: 'a player', // a player whose name is unknown
+});
 
 export const POSITIONS = ['bottom', 'right', 'top', 'left'];
 const LOG_LIMIT = 60;
@@ -120,11 +140,24 @@ export function seatAt(model, position) {
   return ((model.seat ?? 0) + POSITIONS.indexOf(position)) % 4;
 }
 
+// A CPU level in words, for a CPU's name ("strong").
+export function cpuLevelWord(level) {
+  const key = { random: 'cpuRandom', heuristic: 'cpuHeuristic', strong: 'cpuStrong' }[level];
+  return key ? TEXT[key] : level;
+}
+
+// A CPU's name in the page's language, from its bare name and level (`cpu_name`, `level`:
+// seats and tournament entrants), else the server's English nickname.
+export function cpuName(s) {
+  if (s?.cpu_name) return fill(TEXT.cpuName, { name: s.cpu_name, level: cpuLevelWord(s.level ?? 'strong') });
+  return s?.nickname ?? TEXT.cpu;
+}
+
 // A seat's name: the player's nickname, or a CPU's own ("Anna (CPU, strong)").
 export function seatName(model, seat) {
   const s = model.room?.seats?.[seat];
   if (!s) return fill(TEXT.seatNumber, { n: seat + 1 });
-  if (s.cpu) return s.nickname ?? TEXT.cpu;
+  if (s.cpu) return cpuName(s);
   return s.nickname ?? TEXT.emptySeat;
 }
 
@@ -308,10 +341,10 @@ function kindNotes(before, after, f, me) {
     case 'seat':
       if (!now) return [];
       if (now.cpu || now.player_id) {
-        return [note('seat', mine(now) ? TEXT.sitsYou : fill(TEXT.sits, { name: now.nickname }))];
+        return [note('seat', mine(now) ? TEXT.sitsYou : fill(TEXT.sits, { name: now.cpu ? cpuName(now) : now.nickname }))];
       }
       if (was && (was.cpu || was.player_id)) {
-        return [note('seat', fill(TEXT.leftTable, { name: mine(was) ? TEXT.You : was.nickname }))];
+        return [note('seat', fill(TEXT.leftTable, { name: mine(was) ? TEXT.You : was.cpu ? cpuName(was) : was.nickname }))];
       }
       return [];
     case 'ready':
@@ -628,14 +661,15 @@ export function newerTournament(prev, next) {
 
 export function roundName(t, index) {
   const total = t.round_count ?? t.rounds.length;
-  if (index === total - 1) return 'Final';
-  if (index === total - 2 && total >= 3) return 'Semi-finals';
-  return `Round ${index + 1}`;
+  if (index === total - 1) return EVENTS.final;
+  if (index === total - 2 && total >= 3) return EVENTS.semiFinals;
+  return fill(EVENTS.round, { n: index + 1 });
 }
 
 // An entrant's name: a player's nickname, or a CPU's own ("Anna (CPU, strong)").
 export function entrantLabel(entrant, unknown = '?') {
-  return entrant?.nickname ?? (entrant?.cpu ? TEXT.cpu : unknown);
+  if (entrant?.cpu) return cpuName(entrant);
+  return entrant?.nickname ?? unknown;
 }
 
 export function entrantName(t, id) {
@@ -676,7 +710,9 @@ export function tournamentInfo(t, me) {
 }
 
 export function prizeName(prize) {
-  return { grand: 'Grand Prize', second: 'Second Prize' }[prize] ?? null;
+  if (prize === 'grand') return EVENTS.grandPrize;
+  if (prize === 'second') return EVENTS.secondPrize;
+  return null;
 }
 
 // A resume was asked from `version`: remember it, so a gap seen meanwhile asks no more.
@@ -710,16 +746,17 @@ export function rematchState(r, me) {
 // The rematch in a sentence for player `me` (`room`: the finished room's summary, for the
 // names): "ann wants a rematch.", "You accepted the rematch. Waiting for bob.".
 export function rematchWords(r, room, me) {
-  const names = (ids) => ids.map((id) => rematchName(room, id, me)).join(ids.length === 2 ? ' and ' : ', ');
+  const names = (ids) => new Intl.ListFormat(currentLanguage(), { type: 'conjunction' })
+    .format(ids.map((id) => rematchName(room, id, me)));
   const state = rematchState(r, me);
-  if (state === 'ready') return 'Everyone accepted: opening the new table…';
-  if (state === 'waiting') return `You accepted the rematch. Waiting for ${names(r.waiting)}.`;
-  if (state === 'offered') return `${names(r.accepted)} ${r.accepted.length === 1 ? 'wants' : 'want'} a rematch.`;
+  if (state === 'ready') return EVENTS.rematchReady;
+  if (state === 'waiting') return fill(EVENTS.rematchWaiting, { names: names(r.waiting) });
+  if (state === 'offered') return plural(EVENTS.rematchWants, r.accepted.length, { names: names(r.accepted) });
   return '';
 }
 
 // A player of the finished room by name ("you" for `me`).
 export function rematchName(room, id, me) {
-  if (id === me) return 'you';
-  return room?.seats?.find((s) => s.player_id === id)?.nickname ?? 'a player';
+  if (id === me) return EVENTS.you;
+  return room?.seats?.find((s) => s.player_id === id)?.nickname ?? EVENTS.aPlayer;
 }

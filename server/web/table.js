@@ -7,8 +7,9 @@ import {
 import { cardFace, cardView } from './cardview.js';
 import { roemCards, whyNotLegal } from './cardrules.js';
 import { fill, fillParts, plural } from './fill.js';
+import { currentLanguage, strings } from './i18n.js';
 import {
-  POSITIONS, bidsBySeat, isOwner, isSeated, playedCards, roemWords, seatAt, seatName,
+  POSITIONS, bidsBySeat, cpuLevelWord, isOwner, isSeated, playedCards, roemWords, seatAt, seatName,
   seatPosition, subject, teamLabel, teamOf, teamOrder, teamPlayers, trickCards, who,
 } from './state.js';
 import { levelName, rulesText } from './lobby.js';
@@ -16,23 +17,24 @@ import { dealVerdict, renderDealEnd, renderResult } from './results.js';
 import { renderSoundSwitch } from './alerts.js';
 
 // Every word the table shows (see fill.js); cards and suits in words are cards.js's.
-const TEXT = {
-  seatLabel: '{name}, seat {n}, team {team}',
+// {name}: a player's name; {team}: a team ("Us", "Them" or two players' names); {suit}: a
+// suit's name or sign; {card}: a card's name ("ace of spades").
+const TEXT = strings('table', {
+  seatLabel: '{name}, seat {n}, team {team}', // a seat, read out
   emptySeat: 'Empty seat',
-  unknown: '?',
-  badgeYou: 'you',
+  badgeYou: 'you', // the small badges next to a seat's name
   badgeCpu: 'bot',
-  badgeCpuTitle: 'A computer player ({level})',
+  badgeCpuTitle: 'A computer player ({level})', // {level}: random, heuristic or strong
   badgeAway: 'away',
   badgeAwayTitle: 'Away: the server plays for this seat',
   badgeReady: 'ready',
   badgeDealer: 'dealer',
   badgeDealerTitle: 'Dealer',
-  turnChoosing: 'choosing',
-  turnDeciding: 'deciding',
-  turnPlaying: 'to play',
-  pass: 'Pass',
-  plays: 'plays {suit}',
+  turnChoosing: 'choosing', // the badge of the seat whose turn it is: choosing trump
+  turnDeciding: 'deciding', // taking or leaving roem
+  turnPlaying: 'to play', // playing a card
+  pass: 'Pass', // a bid, and its button
+  plays: 'plays {suit}', // next to the trump chooser's name, {suit}: the suit's sign
   chose: 'Chose {suit}',
   addCpu: 'Add CPU',
   addCpuLabel: 'Add a CPU player in seat {n}',
@@ -45,7 +47,7 @@ const TEXT = {
   cardsInHand: { one: '{n} card in hand', other: '{n} cards in hand' },
   deal: 'Deal {n}',
   dealOf: 'Deal {n} of {of}',
-  trump: 'trump',
+  trump: 'trump', // the top bar: "Deal 3 · trump ♥ · by ann"
   chosenBy: 'by {name}',
   choosingTrump: 'choosing trump',
   waitingForPlayers: 'Waiting for players',
@@ -53,13 +55,12 @@ const TEXT = {
   wonByRoem: 'Won by {name}: {points} points, {roem}.',
   roemCards: 'The cards of the roem are marked.',
   close: 'Close',
-  seconds: '{n} s',
+  seconds: '{n} s', // the turn's countdown, in seconds
   youHave: 'You have {n} seconds',
   hasSeconds: '{name} has {n} seconds',
   turnedUp: 'Turned up',
   nameTrump: 'Name trump',
   playOrPass: 'Play or pass?',
-  suitTitles: { c: 'Clubs', d: 'Diamonds', h: 'Hearts', s: 'Spades' },
   asTrump: '{suit} as trump',
   roemClaim: 'Your trick has {roem}',
   roemClaimPlain: 'Your trick has roem',
@@ -84,8 +85,6 @@ const TEXT = {
   thisDeal: 'this deal {points}',
   thisDealRoem: 'this deal {points} + {roem}',
   points: '{n} points',
-  scoreline: '{team} {total}',
-  scorelineDeal: '+{n}',
   scorelineLabel: '{team}: {total} points, {deal} this deal',
   ready: 'Ready',
   readyDone: 'Ready ✓',
@@ -95,18 +94,55 @@ const TEXT = {
   invite: 'Private table. Invite code: {code}',
   inviteLink: 'Invite link',
   copyLink: 'Copy link',
-  sheetNumber: '#',
-  sheetTrump: 'Trump',
+  sheetTrump: 'Trump', // the score sheet's column heads
   sheetTotal: 'Total',
   noDeals: 'No deals played yet.',
   sheetDetail: '{points} + {roem} roem',
-  sheetNat: 'nat',
-  sheetPit: 'pit',
+  sheetNat: 'nat', // a mark next to a deal's score: the team went nat
+  sheetPit: 'pit', // the team took every trick
   sheetNatAward: '162 + all roem',
   sheetNatZero: 'nat: 0',
   yourCard: 'Play the {card} ({n})',
-  notLegal: 'Not now: {reason}',
-};
+  notLegal: 'Not now: {reason}', // {reason}: why the card may not be played
+});
+
+// The suits on the trump choice's buttons.
+const SUITS = strings('table.suits', { c: 'Clubs', d: 'Diamonds', h: 'Hearts', s: 'Spades' });
+
+// A hint's reason (the server's `why`, see client_protocol.md): {card} a card's name,
+// {suit} a suit's name, {value} and {margin} points expected (signed: "+12").
+const HINTS = strings('table.hints', {
+  playOnly: 'Play the {card}: {effect}; the only legal card', // {effect}: one of the effects below
+  playEven: 'Play the {card}: {effect}; as good as the next best (expected {value})',
+  playBetter: 'Play the {card}: {effect}; expected {margin} over the next best',
+  leadTrumps: 'lead trumps', // the effects of playing a card
+  leadHighest: 'the highest card of {suit} still out',
+  lead: 'lead {suit}',
+  takes: 'takes the trick ({points} points)',
+  trumps: 'trumps the trick',
+  winning: 'wins the trick so far',
+  partnerWins: 'your partner’s {card} wins this trick',
+  partnerWinning: 'your partner’s {card} is winning this trick',
+  follows: 'follows suit; the opponents hold the trick',
+  discards: 'discards; the opponents hold the trick',
+  take: 'Take the roem: expected {margin} over leaving it',
+  leave: 'Leave the roem: it would count for the other side if the deal goes nat; expected {margin} over taking it',
+  nameOnly: 'Name {suit}: expected {value} with {suit} as trump; the only choice',
+  nameOverPass: 'Name {suit}: expected {value} with {suit} as trump, {margin} over passing',
+  nameOverName: 'Name {suit}: expected {value} with {suit} as trump, {margin} over naming {next}',
+  nameUnderPass: 'Name {suit}: expected {value} with {suit} as trump; passing looks {margin} better in the deals searched, not clearly enough to leave the rule of thumb',
+  nameUnderName: 'Name {suit}: expected {value} with {suit} as trump; naming {next} looks {margin} better in the deals searched, not clearly enough to leave the rule of thumb',
+  passOnly: 'Pass: expected {value} by passing; the only choice',
+  passOverName: 'Pass: expected {value} by passing, {margin} over naming {next}',
+  passUnderName: 'Pass: expected {value} by passing; naming {next} looks {margin} better in the deals searched, not clearly enough to leave the rule of thumb',
+  thumbPass: 'Pass: no suit of three or more cards with its jack, or its nine and ace',
+  thumbJack: { one: 'Name {suit}: {n} card of it, with its jack', other: 'Name {suit}: {n} cards of it, with its jack' },
+  thumbNineAce: { one: 'Name {suit}: {n} card of it, with its nine and ace', other: 'Name {suit}: {n} cards of it, with its nine and ace' },
+  thumbForced: 'Name {suit}: the strongest suit in hand, and a suit must be named',
+});
+
+// Marks, not words.
+const MARKS = { unknown: '?', scorelineDeal: '+{n}', sheetNumber: '#' };
 
 // Render the current room into #table. `app` holds me, the room models and the UI state.
 export function renderTable(app) {
@@ -170,14 +206,14 @@ function seatElement(app, m, seat) {
   const owner = isOwner(m, app.me);
   const isTurn = Boolean(v) && m.turn === seat && !m.result;
   const bids = bidsBySeat(v);
-  const name = empty ? TEXT.emptySeat : s.nickname ?? TEXT.unknown;
+  const name = empty ? TEXT.emptySeat : s.cpu ? seatName(m, seat) : s.nickname ?? MARKS.unknown;
   const you = m.seat === seat;
   const size = v ? v.hand_sizes[seat] : 0;
   const label = fill(TEXT.seatLabel, { name: you ? subject(m, seat) : name, n: seat + 1, team: teamLabel(m, teamOf(seat)) });
 
   const badges = [];
   if (you) badges.push(h('span', { class: 'badge badge-you' }, TEXT.badgeYou));
-  if (s.cpu) badges.push(h('span', { class: 'badge badge-cpu', title: fill(TEXT.badgeCpuTitle, { level: s.level ?? 'heuristic' }) }, TEXT.badgeCpu));
+  if (s.cpu) badges.push(h('span', { class: 'badge badge-cpu', title: fill(TEXT.badgeCpuTitle, { level: cpuLevelWord(s.level ?? 'heuristic') }) }, TEXT.badgeCpu));
   if (s.away) badges.push(h('span', { class: 'badge badge-away', title: TEXT.badgeAwayTitle }, TEXT.badgeAway));
   if (open && !empty && !s.cpu && s.ready) badges.push(h('span', { class: 'badge badge-ready' }, TEXT.badgeReady));
   if (v && v.dealer === seat && !m.result) badges.push(h('span', { class: 'badge badge-dealer', title: TEXT.badgeDealerTitle }, TEXT.badgeDealer));
@@ -303,7 +339,7 @@ function renderScoreline(m) {
     },
     h('span', { class: 'sl-name' }, teamLabel(m, team)),
     h('strong', { class: 'sl-total' }, String(totals[team])),
-    deal ? h('span', { class: 'sl-deal' }, fill(TEXT.scorelineDeal, { n: deal })) : null);
+    deal ? h('span', { class: 'sl-deal' }, fill(MARKS.scorelineDeal, { n: deal })) : null);
   }));
 }
 
@@ -367,7 +403,8 @@ function renderCenter(app, m) {
   const hint = hintNow(app, m);
   const reason = $('#hint-reason');
   show(reason, Boolean(hint));
-  reason.textContent = hint ? hint.reason : '';
+  const reasonText = hint ? hintWords(hint) : '';
+  if (reason.textContent !== reasonText) reason.textContent = reasonText;
   if (hint) reason.dataset.action = hint.action;
   else delete reason.dataset.action;
 
@@ -386,8 +423,8 @@ function renderCenter(app, m) {
         const suit = a.slice(6);
         return h('button', {
           type: 'button', class: ['bid-button', isRed(suit) && 'red', hint?.action === a && 'hinted'], dataset: { action: a, key: a },
-          'aria-label': fill(TEXT.asTrump, { suit: TEXT.suitTitles[suit] }),
-        }, h('span', { class: 'suit-big', 'aria-hidden': 'true' }, SUIT_SYMBOLS[suit]), h('span', {}, TEXT.suitTitles[suit]));
+          'aria-label': fill(TEXT.asTrump, { suit: SUITS[suit] }),
+        }, h('span', { class: 'suit-big', 'aria-hidden': 'true' }, SUIT_SYMBOLS[suit]), h('span', {}, SUITS[suit]));
       })));
   } else {
     patch(bidBox);
@@ -414,6 +451,48 @@ function renderCenter(app, m) {
   renderDealEnd(app, m, Boolean(taken));
   renderResult(app, m);
 }
+
+// A hint's reason in words, from the server's `why` (its English `reason` without one).
+export function hintWords(hint) {
+  const w = hint.why;
+  if (!w) return hint.reason ?? '';
+  const signed = (x) => Number(x ?? 0).toLocaleString(currentLanguage(), { signDisplay: 'exceptZero', maximumFractionDigits: 0 });
+  const unsigned = (x) => Math.abs(Number(x ?? 0)).toLocaleString(currentLanguage(), { maximumFractionDigits: 0 });
+  const suit = SUIT_NAMES[w.suit];
+  const next = w.next && w.next !== 'pass' ? SUIT_NAMES[w.next.slice(-1).toLowerCase()] : null;
+  const values = { suit, next, value: signed(w.value), margin: w.compare === 'worse' ? unsigned(w.margin) : signed(w.margin) };
+  switch (w.kind) {
+    case 'thumb_pass':
+      return HINTS.thumbPass;
+    case 'thumb_name':
+      return plural(w.top === 'jack' ? HINTS.thumbJack : HINTS.thumbNineAce, w.held, { suit });
+    case 'thumb_forced':
+      return fill(HINTS.thumbForced, { suit });
+    case 'take':
+      return fill(HINTS.take, values);
+    case 'leave':
+      return fill(HINTS.leave, values);
+    case 'play': {
+      const effect = fill(HINTS[EFFECTS[w.effect] ?? 'discards'], {
+        suit, points: w.points, card: w.partner_card ? cardWords(w.partner_card) : '',
+      });
+      const key = { only: 'playOnly', even: 'playEven' }[w.compare] ?? 'playBetter';
+      return fill(HINTS[key], { ...values, card: cardWords(w.card), effect });
+    }
+    default: {
+      const head = w.kind === 'name' ? 'name' : 'pass';
+      if (w.compare === 'only') return fill(HINTS[`${head}Only`], values);
+      const over = w.compare === 'worse' ? 'Under' : 'Over';
+      return fill(HINTS[`${head}${over}${next ? 'Name' : 'Pass'}`] ?? hint.reason, values);
+    }
+  }
+}
+
+const EFFECTS = {
+  lead_trumps: 'leadTrumps', lead_highest: 'leadHighest', lead: 'lead', takes: 'takes', trumps: 'trumps',
+  winning: 'winning', partner_wins: 'partnerWins', partner_winning: 'partnerWinning', follows: 'follows',
+  discards: 'discards',
+};
 
 function promptText(app, m, myTurn, trickShown) {
   const v = m.view;
@@ -602,7 +681,7 @@ function renderSheet(m) {
   const order = teamOrder(m);
   const table = $('#sheet');
   const head = h('thead', {}, h('tr', {},
-    h('th', { scope: 'col' }, TEXT.sheetNumber),
+    h('th', { scope: 'col' }, MARKS.sheetNumber),
     h('th', { scope: 'col' }, TEXT.sheetTrump),
     order.map((team) => h('th', { scope: 'col', class: `team-${team}`, dataset: { team } }, teamLabel(m, team)))));
   const rows = sheet.map((line) => {

@@ -12,8 +12,10 @@
 import { $, h, patch, show } from './dom.js';
 import { PLAIN_ORDER, SUITS, TRUMP_ORDER, isCard, rankOf, suitOf } from './cards.js';
 import { teamOf, trickCards } from './state.js';
+import { strings } from './i18n.js';
 
-const WORDS = {
+const WORDS = strings('tips', {
+  // the label before a tip's line at the table
   label: 'Tip',
   trump: 'Name trump when you hold its jack, or its nine and ace, and at least three trumps: the jack and the nine alone are worth 34 points. A suit that only looks strong, without its jack or nine, is a pass: going nat costs the whole deal.',
   trumpMust: 'You must name trump: choose the suit of your jack, or of your nine and ace, where you hold the most cards.',
@@ -22,7 +24,7 @@ const WORDS = {
   deny: 'The others are winning this trick: do not play a card that completes roem for them.',
   hide: 'Hide this tip',
   off: 'No more tips',
-};
+});
 
 const STORE_KEY = 'klaverjas.tips'; // "off" once the player turned tips off
 const ALL_RANKS = '789TJQKA'; // the natural order of runs

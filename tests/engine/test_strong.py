@@ -157,6 +157,7 @@ def test_clear_decisions(hands: list[str], actions: str, best: str) -> None:
     assert str(advice.action) == best
     assert advice.reason.startswith(f"Play {card_label(advice.action.value)}:")
     assert "expected" in advice.reason
+    assert advice.why["kind"] == "play" and advice.why["card"] == str(advice.action)
 
 
 def test_takes_or_leaves_roem_in_claim_mode() -> None:

@@ -208,7 +208,7 @@ async def expect_hint(h: Harness, players: list[GameClient], room_id: str) -> di
     reply = await player.request({"type": "hint", "room_id": room_id, "ref": "x"}, "hint")
     assert reply == {
         "type": "hint", "room_id": room_id, "version": room.version, "seat": seat,
-        "action": str(advice.action), "reason": advice.reason,
+        "action": str(advice.action), "reason": advice.reason, "why": advice.why,
         "values": {str(a): round(v, 1) for a, v in advice.values.items()}, "ref": "x",
     }  # fmt: skip
     if own.phase is Phase.PLAY:  # a trump choice by the rule of thumb alone has no values

@@ -396,6 +396,7 @@ def test_cpus_have_a_name_per_seat_that_a_replay_keeps() -> None:
     assert names == ["Hanna (CPU, strong)", "Ilse (CPU, strong)", "Joost (CPU, strong)",
                      "Kees (CPU, heuristic)"]  # fmt: skip
     assert [s["nickname"] for s in build(*room_log(room)).summary({})["seats"]] == names
+    assert [s["cpu_name"] for s in room.summary({})["seats"]] == ["Hanna", "Ilse", "Joost", "Kees"]
     other = Room.from_log("r2", [Created(OWNER, "t", Rules(), 30, False, None, seed=8),
                                  Seated(0, None, True, "strong")])  # fmt: skip
     assert other.summary({})["seats"][0]["nickname"] == "Ilse (CPU, strong)"  # seed picks
@@ -509,21 +510,21 @@ def test_the_summary_shows_seats_never_cards() -> None:
         "mode": "casual", "day": None, "status": PLAYING, "rules": Rules().to_dict(),
         "move_seconds": 30,
         "seats": [
-            {"player_id": OWNER, "nickname": "Ann", "cpu": False, "level": None, "ready": True,
-             "away": False},
-            {"player_id": None, "nickname": "Ilse (CPU, strong)", "cpu": True, "level": "strong",
+            {"player_id": OWNER, "nickname": "Ann", "cpu": False, "level": None, "cpu_name": None,
              "ready": True, "away": False},
-            {"player_id": "p2", "nickname": "Cas", "cpu": False, "level": None, "ready": True,
-             "away": True},
-            {"player_id": "p3", "nickname": None, "cpu": False, "level": None, "ready": True,
-             "away": False},
+            {"player_id": None, "nickname": "Ilse (CPU, strong)", "cpu": True, "level": "strong",
+             "cpu_name": "Ilse", "ready": True, "away": False},
+            {"player_id": "p2", "nickname": "Cas", "cpu": False, "level": None, "cpu_name": None,
+             "ready": True, "away": True},
+            {"player_id": "p3", "nickname": None, "cpu": False, "level": None, "cpu_name": None,
+             "ready": True, "away": False},
         ],
         "totals": [0, 0], "hints": False, "rated": False, "pause": None,
     }  # fmt: skip
     assert build().summary({})["hints"] is True  # a casual room
     assert build(Seated(1, "p1")).summary({})["seats"][1] == {
-        "player_id": "p1", "nickname": None, "cpu": False, "level": None, "ready": False,
-        "away": False,
+        "player_id": "p1", "nickname": None, "cpu": False, "level": None, "cpu_name": None,
+        "ready": False, "away": False,
     }  # fmt: skip
     assert build().summary({})["totals"] == [0, 0] and build().status == OPEN
 

@@ -240,8 +240,8 @@ async def test_owner_adds_cpus_and_removes_players(harness: Harness) -> None:
     await ann.send({"type": "remove_seat", "room_id": room_id, "seat": 2})
     removed = await bob.next("update", kind="seat", seat=2, timeout=3)
     assert removed["room"]["seats"][2] == {
-        "player_id": None, "nickname": None, "cpu": False, "level": None, "ready": False,
-        "away": False,
+        "player_id": None, "nickname": None, "cpu": False, "level": None, "cpu_name": None,
+        "ready": False, "away": False,
     }  # fmt: skip
     # the removed player is told: it now watches without a seat
     told = await cas.next("snapshot", timeout=3)
