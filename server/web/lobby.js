@@ -1,7 +1,7 @@
 // The lobby: public rooms, tournaments, your tables, and the create-room form.
 
 import { $, h, patch, show } from './dom.js';
-import { prizeName, rematchState, rematchWords, roundName, tournamentInfo } from './state.js';
+import { cpuName, prizeName, rematchState, rematchWords, roundName, tournamentInfo } from './state.js';
 import { rematchPlayers } from './widgets.js';
 import { todayUtc, untilMidnight } from './daily.js';
 import { fill, fillParts, plural } from './fill.js';
@@ -55,10 +55,6 @@ const RULES = strings('lobby.rules', {
   summary: '{level} CPUs · {rules} · {length}', // New game's choice: "Strong CPUs · Amsterdam · 16 deals"
   custom: '{variant}, own rules', // New game's choice when the rules are no preset's
   targetPoints: 'to {n} points', // New game's choice: the match ends at this many points
-  cpuName: '{name} (CPU, {level})', // a CPU player's name: "Bram (CPU, strong)"
-  cpuLevel_random: 'random', // a CPU's level inside its name
-  cpuLevel_heuristic: 'easy',
-  cpuLevel_strong: 'strong',
   soloName: '{nickname}’s game', // the name of a solo game's table
   dailyName: 'Daily game {day}', // the name of a daily game's table (day: YYYY-MM-DD)
   tableName: '{format}, round {round}, table {table}', // a tournament table: "Quick tournament, round 1, table 2"
@@ -180,13 +176,6 @@ export function rulesText(rules, moveSeconds = null) {
   return parts.join(' · ');
 }
 
-// A CPU player's name from its parts (`name`: its bare name, "Bram"; `level`: its level):
-// "Bram (CPU, strong)"; null without a name.
-export function cpuLabel(name, level) {
-  if (!name) return null;
-  return fill(RULES.cpuName, { name, level: RULES[`cpuLevel_${level}`] ?? level });
-}
-
 // A tournament table's name: "Quick tournament, round 1, table 2" (`round`, `table` from 1).
 export const tableTitle = (format, round, table) => fill(RULES.tableName, {
   format: formatName({ format }), round, table,
@@ -262,7 +251,7 @@ export function nameList(names) {
 // An entrant of a tournament by name: a player's nickname, a CPU's from its parts
 // ("Bram (CPU, strong)"), else `unknown`.
 export function entrantText(entrant, unknown = '?') {
-  if (entrant?.cpu) return cpuLabel(entrant.cpu_name, entrant.level) ?? entrant.nickname ?? TEXT.cpu;
+  if (entrant?.cpu) return cpuName(entrant);
   return entrant?.nickname ?? unknown;
 }
 
@@ -375,7 +364,7 @@ export function renderLobby(app) {
 function seatChip(room, seat, index, me, seated, title) {
   if (seat.cpu) {
     return h('span', { class: 'chip cpu', title: TEXT.cpuTitle },
-      cpuLabel(seat.cpu_name, seat.level) ?? seat.nickname ?? TEXT.cpu);
+      cpuName(seat));
   }
   if (seat.player_id) {
     return h('span', { class: ['chip', seat.player_id === me && 'you', seat.ready && 'ready'] },

@@ -666,22 +666,6 @@ export function roundName(t, index) {
   return fill(EVENTS.round, { n: index + 1 });
 }
 
-// An entrant's name: a player's nickname, or a CPU's own ("Anna (CPU, strong)").
-export function entrantLabel(entrant, unknown = '?') {
-  if (entrant?.cpu) return cpuName(entrant);
-  return entrant?.nickname ?? unknown;
-}
-
-export function entrantName(t, id) {
-  for (const r of t.registered ?? []) if (r.id === id) return entrantLabel(r, id);
-  for (const tables of t.rounds ?? []) {
-    for (const table of tables) {
-      for (const s of table.seats) if (s.id === id) return entrantLabel(s, id);
-    }
-  }
-  return id;
-}
-
 // What a tournament means for player `me`: registered?, their table, waiting, through, out.
 export function tournamentInfo(t, me) {
   const registered = (t.registered ?? []).some((r) => r.id === me);
