@@ -294,7 +294,6 @@ const TEXT = strings('lobby', {
   dailyNext: 'The next one starts at midnight UTC, in {left}.', // left: "3 h 12 min"
   dailyBoard: 'See today’s board',
   cpuTitle: 'A CPU player', // a CPU's seat chip's tooltip
-  cpu: 'CPU', // a CPU seat without a name
   readyMark: 'ready', // read out beside the ✓ of a player who is ready
   takeSeat: 'Take seat {seat} at {table}',
   sitHere: 'Sit here',
