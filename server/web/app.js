@@ -11,7 +11,7 @@ import {
 } from './state.js';
 import {
   buildCpuLevels, buildForm, buildNewGameForm, createMessage, loadCatalog, loadForm,
-  newGameMessage, newGameSummary, renderLobby, saveForm, saveNewGame, setEndLimits, wirePreset, wireRated,
+  newGameMessage, newGameSummary, renderLobby, roomTitle, saveForm, saveNewGame, setEndLimits, wirePreset, wireRated,
   buildSheetForm,
 } from './lobby.js';
 import { renderTable, renderTimer, whyNot } from './table.js';
@@ -602,7 +602,7 @@ function draw() {
   const myTurn = Boolean(m && m.legal.length && app.acted.get(m.roomId) !== m.version);
   // The tab's title says a decision of ours waits, at any table, whatever the screen.
   const waiting = [...app.rooms.values()].find((r) => r.seat !== null && r.legal.length && app.acted.get(r.roomId) !== r.version);
-  setTitle(Boolean(waiting), waiting && (app.screen !== 'table' || app.current !== waiting.roomId) ? waiting.room?.name : null);
+  setTitle(Boolean(waiting), waiting && (app.screen !== 'table' || app.current !== waiting.roomId) ? roomTitle(waiting.room, [...app.tournaments.values()]) : null);
   // A keyboard player who just acted gets the focus back on their next decision.
   if (myTurn && app.ui.keyboard && (document.activeElement === document.body || !document.activeElement)) {
     const next = $('#bids button, #claim button, #hand button.card.legal:not([disabled])');

@@ -12,7 +12,7 @@ import {
   POSITIONS, bidsBySeat, cpuLevelWord, isOwner, isSeated, playedCards, roemWords, seatAt, seatName,
   seatPosition, subject, teamLabel, teamOf, teamOrder, teamPlayers, trickCards, who,
 } from './state.js';
-import { levelName, rulesText } from './lobby.js';
+import { levelName, roomTitle, rulesText } from './lobby.js';
 import { dealVerdict, renderDealEnd, renderResult } from './results.js';
 import { renderSoundSwitch } from './alerts.js';
 
@@ -584,7 +584,7 @@ function renderLive(app, m) {
 function renderSide(app, m) {
   const room = m.room;
   const v = m.view;
-  $('#room-name').textContent = room.name;
+  $('#room-name').textContent = roomTitle(room, [...app.tournaments.values()]);
   $('#room-rules').textContent = rulesText(room.rules, room.move_seconds);
   // Solo and daily games: what kind of game this is; nobody to chat with.
   const modeLine = $('#room-mode');

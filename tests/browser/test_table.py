@@ -125,8 +125,8 @@ async def _no_bare_cpu(tab: Tab) -> None:
 
 
 ENTRANT = """async (t) => {
-  const state = await import('/web/state.js');
-  return t.registered.map((r) => state.entrantName(t, r.id));
+  const lobby = await import('/web/lobby.js');
+  return t.registered.map((r) => lobby.entrantName(t, r.id));
 }"""
 
 
