@@ -17,7 +17,7 @@ const SVG = 'http://www.w3.org/2000/svg';
 
 const TEXT = strings('profile', {
   kindSolo: 'Solo game', // a match's kind, in the match history
-  kindDailyDay: 'Daily game {day}',
+  kindDailyDay: 'Daily game {day}', // {day}: the day's date, as 2026-12-01
   kindDaily: 'Daily game',
   kindTournament: 'Tournament table',
   kindTable: 'Table', // a match at a table of four, made in the lobby
@@ -120,10 +120,6 @@ const signed = (x) => {
   return `±${number(0, 2)}`;
 };
 const dateWords = (at) => new Date(at * 1000).toLocaleDateString(currentLanguage(), { day: 'numeric', month: 'short', year: 'numeric' });
-// A daily game's day (YYYY-MM-DD, UTC) in the page's language.
-const dayWords = (day) => new Date(`${day}T12:00:00Z`).toLocaleDateString(currentLanguage(), {
-  day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC',
-});
 
 // -- state ------------------------------------------------------------------------------------
 
@@ -192,12 +188,12 @@ function kindKey(line) {
 }
 
 function kind(line) {
-  return fill(TEXT[`kind${kindKey(line)}`], { day: line.day && dayWords(line.day) });
+  return fill(TEXT[`kind${kindKey(line)}`], { day: line.day });
 }
 
 // A match of the history in a few words: "Solo game, 1 Dec 2026".
 export function matchTitle(line) {
-  return fill(TEXT[`title${kindKey(line)}`], { day: line.day && dayWords(line.day), date: dateWords(line.at) });
+  return fill(TEXT[`title${kindKey(line)}`], { day: line.day, date: dateWords(line.at) });
 }
 
 function resultWords(line) {
