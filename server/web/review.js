@@ -81,6 +81,7 @@ const TEXT = strings('review', {
   pointsLast: '{points} (+10 for the last trick)', // {points}: as `points`
   pointsRoem: '{points} (+{roem} roem)',
   pointsLastRoem: '{points} (+10 for the last trick, +{roem} roem)',
+  ledMark: 'led', // the small mark under the trick's first card
   led: 'led by {who}', // a card of the trick, for a screen reader: "{card}, led by you"
   played2: 'played 2nd by {who}',
   played3: 'played 3rd by {who}',
@@ -487,7 +488,7 @@ function trickView(r, reply, trick, t) {
     h('div', { id: 'review-trick', class: 'review-trick', 'aria-label': fill(TEXT.trick, { n: t + 1 }), dataset: { trick: t, leader: trick.leader, winner: trick.winner } },
       plays.map(({ seat, card, order }) => cardView(card, {
         class: ['played', posOf(reply, seat), seat === trick.winner && 'winner', order === 1 && 'leader'],
-        dataset: { seat, order, key: card },
+        dataset: { seat, order, key: card, led: order === 1 ? TEXT.ledMark : null },
         'aria-label': fill(seat === trick.winner ? TEXT.cardPlayWins : TEXT.cardPlay, { card: cardWords(card), how: how(order, seat) }),
       }, reply.deal.trump))),
     h('p', { class: 'review-trick-line' },
