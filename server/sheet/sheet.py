@@ -129,11 +129,13 @@ class ScoredDeal:
 
 @dataclass(frozen=True, slots=True)
 class Applied:
-    """A change in effect: the version that made it, and what it did in words."""
+    """A change in effect: the version that made it, and what it did (``what``: the facts,
+    for a phone to put in its own language; ``text``: the same in English words)."""
 
     version: int
     change: Change
     text: str
+    what: dict[str, Any]
 
 
 @dataclass(slots=True)
@@ -237,6 +239,8 @@ class Sheet:
             "stats": [self._stats(game, team) for team in (0, 1)],
             "undo": self.changes[-1].text if self.changes else None,
             "redo": self.undone[-1].text if self.undone else None,
+            "undo_what": self.changes[-1].what if self.changes else None,
+            "redo_what": self.undone[-1].what if self.undone else None,
         }
 
     def _game(self, game: Game, names: dict[str, str]) -> dict[str, Any]:
@@ -332,7 +336,7 @@ class Sheet:
     def _ends_in_place(self, change: DealEdited | DealDeleted, what: str) -> None:
         """Refuse ``change`` if it would end a game before deals that were played on after
         it (a game ends with the first deal that ends it: nothing comes after)."""
-        trial = replace(self, changes=[*self.changes, Applied(self.version + 1, change, "")])
+        trial = replace(self, changes=[*self.changes, Applied(self.version + 1, change, "", {})])
         trial._derive()
         for now, then in zip(self.games, trial.games, strict=True):
             if then.ended is not None and then.late > now.late:
@@ -395,36 +399,38 @@ class Sheet:
     def apply(self, entry: Entry) -> None:
         """Fold in one entry (already checked, or replayed from the log)."""
         self.version += 1
+        what: dict[str, Any]
         match entry:
             case Created():
                 raise ValueError("a sheet is created once")
             case Undone():
                 self.undone.append(self.changes.pop())
                 self._derive()
-                text = f"Undone: {self.undone[-1].text}"
+                what = {"kind": "undo", "change": self.undone[-1].what}
             case Redone():
                 self.changes.append(self.undone.pop())
                 self._derive()
-                text = f"Redone: {self.changes[-1].text}"
+                what = {"kind": "redo", "change": self.changes[-1].what}
             case DealEdited() | DealDeleted():
                 deleted = self._describe_before(entry)  # while its deal is still there
                 self._made(entry)
                 self._derive()
-                text = deleted or self._describe_after(entry)
+                what = deleted or self._describe_after(entry)
             case _:  # added at the end: no need to work everything out again
                 self._made(entry)
                 self._extend(self.version, entry)
-                text = self._describe_after(entry)
+                what = self._describe_after(entry)
+        text = self._words(what)
         if not isinstance(entry, Undone | Redone):
-            self.changes[-1] = Applied(self.version, entry, text)
+            self.changes[-1] = Applied(self.version, entry, text, what)
         self.history.append(
             {"version": self.version, "kind": entry.tag, "by": entry.by, "at": entry.at,
-             "text": text}
+             "text": text, "what": what}
         )  # fmt: skip
 
     def _made(self, change: Change) -> None:
         """A new change in effect (its words follow); what was undone is forgotten."""
-        self.changes.append(Applied(self.version, change, ""))
+        self.changes.append(Applied(self.version, change, "", {}))
         self.undone.clear()
 
     def _derive(self) -> None:
@@ -475,41 +481,72 @@ class Sheet:
         ):
             game.ended = len(game.deals)
 
-    def _describe_before(self, change: Change) -> str:
-        """A deletion in words, while its deal is still there (else "")."""
+    def _describe_before(self, change: Change) -> dict[str, Any] | None:
+        """A deletion, while its deal is still there (else None)."""
         if isinstance(change, DealDeleted):
             game, deal = self._deal(change.deal_id)
-            return f"{self._named(game, deal)} deleted ({self._line(deal)})"
-        return ""
+            return {"kind": "delete", **self._facts(game, deal)}
+        return None
 
-    def _describe_after(self, change: Change) -> str:
-        """A change in words, once it is made."""
+    def _describe_after(self, change: Change) -> dict[str, Any]:
+        """A change, once it is made: what a history line says (see :meth:`_words`)."""
         game = self.game
         match change:
             case DealEntered():
-                _, deal = self._deal(self.version)
-                return f"Deal {deal.number}: {self._line(deal)}"
+                found, deal = self._deal(self.version)
+                return {"kind": "deal", **self._facts(found, deal)}
             case DealEdited(deal_id=deal_id):
                 found, deal = self._deal(deal_id)
-                return f"{self._named(found, deal)} corrected: {self._line(deal)}"
+                return {"kind": "edit", **self._facts(found, deal)}
             case DealerSet(seat=seat):
-                return f"Dealer corrected: {self.seat_name(seat)} deals next"
+                return {"kind": "dealer", "seat": seat, "name": self.seat_name(seat)}
             case Continued():
-                return f"Game {game.number} played on to {self.end_value(game)}"
+                return {"kind": "continue", "game": game.number, "to": self.end_value(game)}
             case NewGame():
-                return f"Game {game.number} started"
+                return {"kind": "new_game", "game": game.number}
         raise ValueError(f"not a change: {change!r}")  # pragma: no cover
 
-    def _named(self, game: Game, deal: ScoredDeal) -> str:
-        """``Deal 3``, or of an earlier game ``Game 1, deal 3``."""
-        if game is self.game:
-            return f"Deal {deal.number}"
-        return f"Game {game.number}, deal {deal.number}"
+    def _facts(self, game: Game, deal: ScoredDeal) -> dict[str, Any]:
+        """A deal in a history line: its number, its game's when it is an earlier game
+        (else None), what each team scored, nat and pit."""
+        return {
+            "game": None if game is self.game else game.number, "deal": deal.number,
+            "score": list(deal.result.score), "nat": deal.result.nat,
+            "pit": deal.deal.pit is not None,
+        }  # fmt: skip
 
-    def _line(self, deal: ScoredDeal) -> str:
-        t, s = self.teams, deal.result.score
-        marks = " nat" if deal.result.nat else ""
-        marks += " pit" if deal.deal.pit is not None else ""
+    def _words(self, what: dict[str, Any]) -> str:
+        """A history line in English words (``text``; phones show ``what`` in theirs)."""
+        match what["kind"]:
+            case "undo":
+                return f"Undone: {self._words(what['change'])}"
+            case "redo":
+                return f"Redone: {self._words(what['change'])}"
+            case "deal":
+                return f"Deal {what['deal']}: {self._line(what)}"
+            case "edit":
+                return f"{self._named(what)} corrected: {self._line(what)}"
+            case "delete":
+                return f"{self._named(what)} deleted ({self._line(what)})"
+            case "dealer":
+                return f"Dealer corrected: {what['name']} deals next"
+            case "continue":
+                return f"Game {what['game']} played on to {what['to']}"
+            case "new_game":
+                return f"Game {what['game']} started"
+        raise ValueError(f"not a change: {what!r}")  # pragma: no cover
+
+    @staticmethod
+    def _named(what: dict[str, Any]) -> str:
+        """``Deal 3``, or of an earlier game ``Game 1, deal 3``."""
+        if what["game"] is None:
+            return f"Deal {what['deal']}"
+        return f"Game {what['game']}, deal {what['deal']}"
+
+    def _line(self, what: dict[str, Any]) -> str:
+        t, s = self.teams, what["score"]
+        marks = " nat" if what["nat"] else ""
+        marks += " pit" if what["pit"] else ""
         return f"{t[0]} {s[0]}, {t[1]} {s[1]}{marks}"
 
 

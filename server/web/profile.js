@@ -9,18 +9,117 @@
 import { $, h, patch } from './dom.js';
 import { pager } from './widgets.js';
 import { fixed } from './rating.js';
+import { fill, plural } from './fill.js';
+import { currentLanguage, strings } from './i18n.js';
 
 export const PAGE = 20; // matches of the history a page
 const SVG = 'http://www.w3.org/2000/svg';
 
-const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
-const percent = (part, whole) => (whole ? `${Math.round((100 * part) / whole)} %` : '–');
+const TEXT = strings('profile', {
+  kindSolo: 'Solo game', // a match's kind, in the match history
+  kindDailyDay: 'Daily game {day}', // {day}: the day's date, as 2026-12-01
+  kindDaily: 'Daily game',
+  kindTournament: 'Tournament table',
+  kindTable: 'Table', // a match at a table of four, made in the lobby
+  titleSolo: 'Solo game, {date}', // a match's title (over its review)
+  titleDailyDay: 'Daily game {day}, {date}',
+  titleDaily: 'Daily game, {date}',
+  titleTournament: 'Tournament table, {date}',
+  titleTable: 'Table, {date}',
+  resultPlayed: 'Played', // another player's daily game, before its day's results are out
+  resultAbandoned: 'Abandoned (a loss)',
+  resultWon: 'Won',
+  resultLost: 'Lost',
+  place1: '1st place × {n}', // a tournament place, and how many times
+  place2: '2nd place × {n}',
+  place3: '3rd place × {n}',
+  placeOther: '{place}th place × {n}',
+  yourProfile: 'Your profile',
+  playersProfile: '{name}’s profile',
+  profile: 'Profile',
+  loading: 'Loading the profile…',
+  noSuchPlayer: 'There is no such player.',
+  loadFailed: 'The profile could not be loaded.',
+  tryAgain: 'Try again',
+  backToLobby: 'Back to the lobby',
+  you: 'you', // the mark next to your own name
+  changeNickname: 'Change your nickname',
+  saving: 'Saving…',
+  change: 'Change', // the button that saves a new nickname
+  nicknameRules: '2 to 24 characters: letters, digits, spaces and _ \' . -, with at least one letter. A nickname is yours alone.',
+  nicknameTaken: 'That nickname is another player’s: choose another.',
+  badNickname: 'That nickname cannot be used: 2 to 24 characters (letters, digits, spaces and _ \' . -), with at least one letter.',
+  nicknameNow: 'Your nickname is now {name}.',
+  matchesTitle: 'Matches', // the heading of the match counters
+  statMatches: 'Matches',
+  statWon: 'Won',
+  statWonShare: 'Won %',
+  statPointsPerDeal: 'Points a deal',
+  pointsInDeals: { one: '({points} in {n} deal)', other: '({points} in {n} deals)' },
+  statChooser: 'Deals as chooser', // deals in which this player chose trump
+  statNat: 'Nat',
+  natShare: '({share} of those chosen)',
+  statPits: 'Pits',
+  statRoem: 'Roem',
+  noMatch: 'No finished match yet.',
+  tournamentsTitle: 'Tournaments',
+  tournamentsPlaced: { one: '{n} tournament finished with a place.', other: '{n} tournaments finished with a place.' },
+  noTournament: 'No tournament finished yet.',
+  ratingTitle: 'Rating',
+  noRatingMine: 'No rating yet. Ratings come from rated matches: four people at a rated table (public tables by default) or a tournament.',
+  noRating: 'No rating yet: no rated match played.',
+  ratingDetail: { one: 'μ {mu} · σ {sigma} · {n} rated match', other: 'μ {mu} · σ {sigma} · {n} rated matches' },
+  rank: 'Rank {rank} on the rating board.',
+  seeBoard: 'See the board',
+  notListed: {
+    one: 'Not on the rating board yet: it lists players after {n} rated match.',
+    other: 'Not on the rating board yet: it lists players after {n} rated matches.',
+  },
+  notListedYet: 'Not on the rating board yet: it lists players after enough rated matches.',
+  chartOne: 'Rating after your one rated match shown: {rating}',
+  chartMany: {
+    one: 'Rating over the last {n} rated match, from {first} to {last}',
+    other: 'Rating over the last {n} rated matches, from {first} to {last}',
+  },
+  chartPoint: '{date}: {rating}', // a point of the rating chart
+  chartRange: 'low {low} · high {high}',
+  chartOrder: 'oldest → latest',
+  yourMatches: 'Your matches',
+  historyTitle: 'Matches', // the heading of another player's match history
+  historyCaption: 'Matches {from} to {to} of {total}, the latest first',
+  colWhen: 'When',
+  colMatch: 'Match',
+  colResult: 'Result',
+  colScore: 'Score',
+  colRating: 'Rating',
+  colLinks: 'Links',
+  noMore: 'No more matches.',
+  rated: 'rated', // the mark of a rated match
+  hidden: 'hidden', // a daily game's score before the day's results are out
+  hiddenTitle: 'Shown once the day’s results are out',
+  notRated: 'Not rated',
+  review: 'Review',
+  reviewLabel: 'Review: {title}', // the Review button's label for a screen reader; {title} as titleSolo ...
+  record: 'Record', // the link to the match's record (its file)
+  afterDay: 'after the day', // in place of a daily game's links until its day is over
+  afterDayTitle: 'A daily game’s review and record open once its day is over',
+});
+
+const NICKNAME_ERRORS = { nickname_taken: 'nicknameTaken', bad_nickname: 'badNickname' };
+
+const number = (x, digits) => x.toLocaleString(currentLanguage(), {
+  minimumFractionDigits: digits, maximumFractionDigits: digits, useGrouping: false,
+});
+const percent = (part, whole) => (whole
+  ? (part / whole).toLocaleString(currentLanguage(), { style: 'percent', maximumFractionDigits: 0 })
+  : '–');
 const signed = (x) => {
   if (typeof x !== 'number') return '–';
-  if (x > 0) return `+${x.toFixed(2)}`;
-  if (x < 0) return `−${(-x).toFixed(2)}`;
-  return '±0.00';
+  if (x > 0) return `+${number(x, 2)}`;
+  if (x < 0) return `−${number(-x, 2)}`;
+  return `±${number(0, 2)}`;
 };
+const dateWords = (at) => new Date(at * 1000).toLocaleDateString(currentLanguage(), { day: 'numeric', month: 'short', year: 'numeric' });
 
 // -- state ------------------------------------------------------------------------------------
 
@@ -75,31 +174,38 @@ export function nicknameRefused(p, f) {
 
 function when(at) {
   const date = new Date(at * 1000);
-  return h('time', { datetime: date.toISOString() }, date.toLocaleString([], {
+  return h('time', { datetime: date.toISOString() }, date.toLocaleString(currentLanguage(), {
     day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit',
   }));
 }
 
-function kind(line) {
-  if (line.mode === 'solo') return 'Solo game';
-  if (line.mode === 'daily') return line.day ? `Daily game ${line.day}` : 'Daily game';
-  if (line.tournament) return 'Tournament table';
+// A match's kind, as the key of its words: 'Solo' gives kindSolo and titleSolo.
+function kindKey(line) {
+  if (line.mode === 'solo') return 'Solo';
+  if (line.mode === 'daily') return line.day ? 'DailyDay' : 'Daily';
+  if (line.tournament) return 'Tournament';
   return 'Table';
+}
+
+function kind(line) {
+  return fill(TEXT[`kind${kindKey(line)}`], { day: line.day });
 }
 
 // A match of the history in a few words: "Solo game, 1 Dec 2026".
 export function matchTitle(line) {
-  return `${kind(line)}, ${new Date(line.at * 1000).toLocaleDateString([], { day: 'numeric', month: 'short', year: 'numeric' })}`;
+  return fill(TEXT[`title${kindKey(line)}`], { day: line.day, date: dateWords(line.at) });
 }
 
 function resultWords(line) {
-  if (line.score === null) return 'Played'; // another's daily game, before its day is revealed
-  if (line.abandoned) return 'Abandoned (a loss)';
-  return line.won ? 'Won' : 'Lost';
+  if (line.score === null) return TEXT.resultPlayed; // another's daily game, before its day is revealed
+  if (line.abandoned) return TEXT.resultAbandoned;
+  return line.won ? TEXT.resultWon : TEXT.resultLost;
 }
 
-const PLACE_WORDS = { 1: '1st', 2: '2nd', 3: '3rd' };
-const placeName = (place) => PLACE_WORDS[place] ?? `${place}th`;
+function placeWords(place, n) {
+  const key = { 1: 'place1', 2: 'place2', 3: 'place3' }[place] ?? 'placeOther';
+  return fill(TEXT[key], { place, n });
+}
 
 // -- rendering --------------------------------------------------------------------------------
 
@@ -121,20 +227,21 @@ export function renderProfile(app) {
   screen.dataset.mine = String(mine);
   body.setAttribute('aria-busy', String(p.pending > 0));
   const title = $('#profile-title');
-  const heading = d ? (mine ? 'Your profile' : `${d.nickname}’s profile`) : 'Profile';
+  let heading = TEXT.profile;
+  if (d) heading = mine ? TEXT.yourProfile : fill(TEXT.playersProfile, { name: d.nickname });
   if (title.textContent !== heading) title.textContent = heading;
 
   if (state === 'loading') {
-    patch(body, h('p', { class: 'muted', role: 'status', dataset: { key: 'loading' } }, 'Loading the profile…'));
+    patch(body, h('p', { class: 'muted', role: 'status', dataset: { key: 'loading' } }, TEXT.loading));
     return;
   }
   if (!d) {
     patch(body, h('div', { class: 'panel board-message', id: 'profile-error', role: 'alert', dataset: { key: 'error' } },
-      h('p', {}, h('strong', {}, p.error.code === 'no_such_player' ? 'There is no such player.' : 'The profile could not be loaded.')),
-      h('p', { class: 'muted small' }, p.error.message ?? ''),
+      h('p', {}, h('strong', {}, p.error.code === 'no_such_player' ? TEXT.noSuchPlayer : TEXT.loadFailed)),
+      p.error.code === 'no_such_player' ? null : h('p', { class: 'muted small' }, p.error.message ?? ''),
       h('div', { class: 'item-actions' },
-        h('button', { type: 'button', class: 'primary', dataset: { profileRetry: '' } }, 'Try again'),
-        h('button', { type: 'button', dataset: { go: 'lobby' } }, 'Back to the lobby'))));
+        h('button', { type: 'button', class: 'primary', dataset: { profileRetry: '' } }, TEXT.tryAgain),
+        h('button', { type: 'button', dataset: { go: 'lobby' } }, TEXT.backToLobby))));
     return;
   }
   patch(body,
@@ -151,14 +258,14 @@ export function renderProfile(app) {
 function identity(app, p, d, mine) {
   return h('section', { class: 'panel profile-id', 'aria-labelledby': 'profile-nickname', dataset: { key: 'id' } },
     h('h2', { id: 'profile-nickname', class: 'profile-name' }, d.nickname,
-      mine ? h('span', { class: 'chip you' }, 'you') : null),
+      mine ? h('span', { class: 'chip you' }, TEXT.you) : null),
     mine ? nicknameForm(p, d) : null);
 }
 
 function nicknameForm(p, d) {
   const n = p.nick;
   return h('form', { id: 'nickname-form', class: 'nickname-form', autocomplete: 'off', 'aria-describedby': 'nickname-rules', novalidate: true },
-    h('label', { for: 'new-nickname' }, 'Change your nickname'),
+    h('label', { for: 'new-nickname' }, TEXT.changeNickname),
     h('div', { class: 'row' },
       h('input', {
         id: 'new-nickname', name: 'nickname', required: true, maxlength: '24', value: d.nickname,
@@ -166,15 +273,20 @@ function nicknameForm(p, d) {
         'aria-errormessage': 'nickname-error', dataset: { key: 'input' },
       }),
       h('button', { type: 'submit', class: 'primary', disabled: Boolean(n.sending), dataset: { key: 'save' } },
-        n.sending ? 'Saving…' : 'Change')),
+        n.sending ? TEXT.saving : TEXT.change)),
     h('p', { id: 'nickname-rules', class: 'muted small', dataset: { key: 'rules' } },
-      '2 to 24 characters: letters, digits, spaces and _ \' . -, with at least one letter. A nickname is yours alone.'),
+      TEXT.nicknameRules),
     h('p', {
       id: 'nickname-error', class: 'form-error', role: 'alert', hidden: !n.error,
       dataset: { code: n.error?.code ?? '', key: 'error' },
-    }, n.error ? cap(n.error.message) : ''),
+    }, n.error ? nicknameError(n.error) : ''),
     h('p', { id: 'nickname-status', class: 'form-ok small', role: 'status', hidden: !n.saved, dataset: { key: 'status' } },
-      n.saved ? `Your nickname is now ${n.saved}.` : ''));
+      n.saved ? fill(TEXT.nicknameNow, { name: n.saved }) : ''));
+}
+
+function nicknameError(error) {
+  const key = NICKNAME_ERRORS[error.code];
+  return key ? TEXT[key] : cap(error.message);
 }
 
 function cap(text) {
@@ -191,34 +303,34 @@ function stat(key, label, value, extra = null) {
 
 function stats(d) {
   return h('section', { class: 'panel profile-stats', 'aria-labelledby': 'profile-stats-title', dataset: { key: 'stats' } },
-    h('h2', { id: 'profile-stats-title' }, 'Matches'),
+    h('h2', { id: 'profile-stats-title' }, TEXT.matchesTitle),
     d.matches
       ? h('dl', { id: 'profile-stats', class: 'stats' },
-        stat('matches', 'Matches', String(d.matches)),
-        stat('wins', 'Won', String(d.wins)),
-        stat('win_share', 'Won %', percent(d.wins, d.matches)),
-        stat('points_per_deal', 'Points a deal', d.points_per_deal === null ? '–' : d.points_per_deal.toFixed(1),
-          `(${d.points} in ${plural(d.deals, 'deal')})`),
-        stat('chooser_deals', 'Deals as chooser', String(d.chooser_deals)),
-        stat('nat', 'Nat', String(d.nat), d.chooser_deals ? `(${percent(d.nat, d.chooser_deals)} of those chosen)` : null),
-        stat('pits', 'Pits', String(d.pits)),
-        stat('roem', 'Roem', String(d.roem)))
-      : h('p', { id: 'profile-stats', class: 'muted', dataset: { empty: '' } }, 'No finished match yet.'));
+        stat('matches', TEXT.statMatches, String(d.matches)),
+        stat('wins', TEXT.statWon, String(d.wins)),
+        stat('win_share', TEXT.statWonShare, percent(d.wins, d.matches)),
+        stat('points_per_deal', TEXT.statPointsPerDeal, d.points_per_deal === null ? '–' : number(d.points_per_deal, 1),
+          plural(TEXT.pointsInDeals, d.deals, { points: d.points })),
+        stat('chooser_deals', TEXT.statChooser, String(d.chooser_deals)),
+        stat('nat', TEXT.statNat, String(d.nat), d.chooser_deals ? fill(TEXT.natShare, { share: percent(d.nat, d.chooser_deals) }) : null),
+        stat('pits', TEXT.statPits, String(d.pits)),
+        stat('roem', TEXT.statRoem, String(d.roem)))
+      : h('p', { id: 'profile-stats', class: 'muted', dataset: { empty: '' } }, TEXT.noMatch));
 }
 
 function tournaments(d) {
   const t = d.tournaments ?? { played: 0, places: {}, recent: [] };
   const places = Object.entries(t.places ?? {}).sort((a, b) => Number(a[0]) - Number(b[0]));
   return h('section', { id: 'profile-tournaments', class: 'panel', 'aria-labelledby': 'profile-t-title', dataset: { key: 'tournaments', played: t.played } },
-    h('h2', { id: 'profile-t-title' }, 'Tournaments'),
+    h('h2', { id: 'profile-t-title' }, TEXT.tournamentsTitle),
     t.played
       ? [
-        h('p', {}, `${plural(t.played, 'tournament')} finished with a place.`),
+        h('p', {}, plural(TEXT.tournamentsPlaced, t.played)),
         h('ul', { id: 'profile-places', class: 'chips' }, places.map(([place, n]) => h('li', {
           class: ['chip', place === '1' && 'gold'], dataset: { place, count: n, key: place },
-        }, `${placeName(Number(place))} place × ${n}`))),
+        }, placeWords(Number(place), n)))),
       ]
-      : h('p', { class: 'muted' }, 'No tournament finished yet.'));
+      : h('p', { class: 'muted' }, TEXT.noTournament));
 }
 
 function rating(app, d, mine) {
@@ -226,27 +338,26 @@ function rating(app, d, mine) {
   const min = app.boards?.rating?.min_matches ?? null;
   let lines;
   if (!r) {
-    lines = [h('p', { class: 'muted' }, mine
-      ? 'No rating yet. Ratings come from rated matches: four people at a rated table (public tables by default) or a tournament.'
-      : 'No rating yet: no rated match played.')];
+    lines = [h('p', { class: 'muted' }, mine ? TEXT.noRatingMine : TEXT.noRating)];
   } else {
     const listed = r.rank !== null && r.rank !== undefined;
     lines = [
       h('p', { class: 'rating-line' },
         h('strong', { class: 'rating-value' }, fixed(r.rating)),
-        h('span', { class: 'muted small' }, ` μ ${fixed(r.mu)} · σ ${fixed(r.sigma)} · ${plural(r.matches, 'rated match', 'rated matches')}`)),
+        ' ',
+        h('span', { class: 'muted small' }, plural(TEXT.ratingDetail, r.matches, { mu: fixed(r.mu), sigma: fixed(r.sigma) }))),
       h('p', { class: 'small' },
         listed
-          ? [`Rank ${r.rank} on the rating board. `,
-            h('button', { type: 'button', class: 'small ghost', dataset: { openRating: '' } }, 'See the board')]
-          : `Not on the rating board yet: it lists players after ${min ? plural(min, 'rated match', 'rated matches') : 'enough rated matches'}.`),
+          ? [fill(TEXT.rank, { rank: r.rank }), ' ',
+            h('button', { type: 'button', class: 'small ghost', dataset: { openRating: '' } }, TEXT.seeBoard)]
+          : (min ? plural(TEXT.notListed, min) : TEXT.notListedYet)),
     ];
   }
   return h('section', {
     id: 'profile-rating', class: 'panel', 'aria-labelledby': 'profile-rating-title',
     dataset: { key: 'rating', rating: r ? r.rating : null, rank: r?.rank ?? null },
   },
-  h('h2', { id: 'profile-rating-title' }, 'Rating'),
+  h('h2', { id: 'profile-rating-title' }, TEXT.ratingTitle),
   lines,
   (d.rating_history ?? []).length ? chart(d.rating_history) : null);
 }
@@ -299,8 +410,8 @@ function chart(history) {
   const first = points[0];
   const last = points[points.length - 1];
   const label = points.length === 1
-    ? `Rating after your one rated match shown: ${fixed(last.rating)}`
-    : `Rating over the last ${points.length} rated matches, from ${fixed(first.rating)} to ${fixed(last.rating)}`;
+    ? fill(TEXT.chartOne, { rating: fixed(last.rating) })
+    : plural(TEXT.chartMany, points.length, { first: fixed(first.rating), last: fixed(last.rating) });
   return h('figure', { class: 'rating-chart-wrap', dataset: { key: 'chart' } },
     svg('svg', {
       id: 'rating-chart', class: 'rating-chart', viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-label': label,
@@ -314,10 +425,10 @@ function chart(history) {
     points.map((p) => svg('circle', {
       class: 'dot', cx: p.x.toFixed(1), cy: p.y.toFixed(1), r: 3.5,
       dataset: { matchId: p.match_id, rating: p.rating },
-    }, svg('title', {}, `${new Date(p.at * 1000).toLocaleDateString()}: ${fixed(p.rating)}`)))),
+    }, svg('title', {}, fill(TEXT.chartPoint, { date: new Date(p.at * 1000).toLocaleDateString(currentLanguage()), rating: fixed(p.rating) }))))),
   h('figcaption', { class: 'muted small chart-caption' },
-    h('span', {}, `low ${fixed(lo)} · high ${fixed(hi)}`),
-    h('span', {}, points.length > 1 ? 'oldest → latest' : '')));
+    h('span', {}, fill(TEXT.chartRange, { low: fixed(lo), high: fixed(hi) })),
+    h('span', {}, points.length > 1 ? TEXT.chartOrder : '')));
 }
 
 // -- the match history ----------------------------------------------------------------------------
@@ -325,20 +436,20 @@ function chart(history) {
 function history(app, p, d, mine) {
   const lines = d.history ?? [];
   return h('section', { class: 'panel', 'aria-labelledby': 'profile-history-title', dataset: { key: 'history' } },
-    h('h2', { id: 'profile-history-title' }, mine ? 'Your matches' : 'Matches'),
+    h('h2', { id: 'profile-history-title' }, mine ? TEXT.yourMatches : TEXT.historyTitle),
     lines.length
       ? h('div', { class: 'board-table-wrap' },
         h('table', { id: 'profile-history', class: 'board-table history-table', dataset: { offset: d.offset } },
-          h('caption', { class: 'sr-only' }, `Matches ${d.offset + 1} to ${d.offset + lines.length} of ${d.matches}, the latest first`),
+          h('caption', { class: 'sr-only' }, fill(TEXT.historyCaption, { from: d.offset + 1, to: d.offset + lines.length, total: d.matches })),
           h('thead', {}, h('tr', {},
-            h('th', { scope: 'col' }, 'When'),
-            h('th', { scope: 'col' }, 'Match'),
-            h('th', { scope: 'col' }, 'Result'),
-            h('th', { scope: 'col', class: 'num' }, 'Score'),
-            h('th', { scope: 'col', class: 'num' }, 'Rating'),
-            h('th', { scope: 'col' }, h('span', { class: 'sr-only' }, 'Links')))),
+            h('th', { scope: 'col' }, TEXT.colWhen),
+            h('th', { scope: 'col' }, TEXT.colMatch),
+            h('th', { scope: 'col' }, TEXT.colResult),
+            h('th', { scope: 'col', class: 'num' }, TEXT.colScore),
+            h('th', { scope: 'col', class: 'num' }, TEXT.colRating),
+            h('th', { scope: 'col' }, h('span', { class: 'sr-only' }, TEXT.colLinks)))),
           h('tbody', {}, lines.map((line) => historyRow(line)))))
-      : h('p', { class: 'muted', dataset: { key: 'none' } }, d.offset ? 'No more matches.' : 'No finished match yet.'),
+      : h('p', { class: 'muted', dataset: { key: 'none' } }, d.offset ? TEXT.noMore : TEXT.noMatch),
     pager('profile', d.offset, lines.length, d.matches, PAGE));
 }
 
@@ -350,20 +461,20 @@ function historyRow(line) {
     dataset: { matchId: line.match_id, won: String(line.won), mode: line.mode, rated: String(line.rated), key: line.match_id },
   },
   h('td', { class: 'when small' }, when(line.at)),
-  h('th', { scope: 'row', class: 'kind' }, kind(line), line.rated ? h('span', { class: 'chip rated' }, 'rated') : null),
+  h('th', { scope: 'row', class: 'kind' }, kind(line), line.rated ? h('span', { class: 'chip rated' }, TEXT.rated) : null),
   h('td', { class: ['result', outcome] }, resultWords(line)),
   h('td', { class: 'num score', dataset: { us, them } },
-    line.score ? `${us} – ${them}` : h('span', { class: 'muted', title: 'Shown once the day’s results are out' }, 'hidden')),
+    line.score ? `${us} – ${them}` : h('span', { class: 'muted', title: TEXT.hiddenTitle }, TEXT.hidden)),
   h('td', { class: ['num rating-change', line.rating_change > 0 && 'up', line.rating_change < 0 && 'down', 'diff'] },
-    line.rated ? signed(line.rating_change) : h('span', { class: 'muted', title: 'Not rated' }, '–')),
+    line.rated ? signed(line.rating_change) : h('span', { class: 'muted', title: TEXT.notRated }, '–')),
   h('td', { class: 'links' },
     line.record
       ? [
         h('button', {
           type: 'button', class: 'small', dataset: { reviewMatch: line.match_id },
-          'aria-label': `Review the ${kind(line).toLowerCase()} of ${new Date(line.at * 1000).toLocaleDateString()}`,
-        }, 'Review'),
-        h('a', { href: line.record, class: 'small record-link', target: '_blank', rel: 'noopener', dataset: { record: line.match_id } }, 'Record'),
+          'aria-label': fill(TEXT.reviewLabel, { title: matchTitle(line) }),
+        }, TEXT.review),
+        h('a', { href: line.record, class: 'small record-link', target: '_blank', rel: 'noopener', dataset: { record: line.match_id } }, TEXT.record),
       ]
-      : h('span', { class: 'muted small', title: 'A daily game’s review and record open once its day is over' }, 'after the day')));
+      : h('span', { class: 'muted small', title: TEXT.afterDayTitle }, TEXT.afterDay)));
 }

@@ -8,18 +8,156 @@ import { $, h, patch, show } from './dom.js';
 import { SUIT_NAMES, SUIT_SYMBOLS, cardWords, isRed, rankShown, sortHand, suitOf } from './cards.js';
 import { cardView } from './cardview.js';
 import { todayUtc, untilMidnight } from './daily.js';
+import { fill, fillParts, plural } from './fill.js';
+import { currentLanguage, pluralCategory, strings } from './i18n.js';
 
 export const TRICKS = 8; // steps 0-7 are the tricks, step 8 the deal's result
 const POSITIONS = ['bottom', 'right', 'top', 'left'];
-const PLACE_WORDS = { right: 'right', top: 'your partner', left: 'left' };
-const PLACE_TITLES = { right: 'Right', top: 'Partner', left: 'Left' };
 export const LABELS = ['inaccuracy', 'mistake', 'blunder']; // mildest first
-const LABEL_WORDS = { inaccuracy: 'Inaccuracy', mistake: 'Mistake', blunder: 'Blunder' };
 const LABEL_MARKS = { inaccuracy: '?!', mistake: '?', blunder: '??' };
-const LABEL_PLURALS = { inaccuracy: 'inaccuracies', mistake: 'mistakes', blunder: 'blunders' };
 
-const cap = (text) => text.charAt(0).toUpperCase() + text.slice(1);
-const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+// The verdicts on a play, against the exact solver (mildest first).
+const LABEL_WORDS = strings('review.labels', {
+  inaccuracy: 'Inaccuracy', // a play that lost a little against perfect play
+  mistake: 'Mistake',
+  blunder: 'Blunder', // a play that lost a lot
+  // how many of them in a deal ({n} shown bold)
+  inaccuracies: { one: '{n} inaccuracy', other: '{n} inaccuracies' },
+  mistakes: { one: '{n} mistake', other: '{n} mistakes' },
+  blunders: { one: '{n} blunder', other: '{n} blunders' },
+});
+const LABEL_COUNTS = { inaccuracy: 'inaccuracies', mistake: 'mistakes', blunder: 'blunders' };
+
+const TEXT = strings('review', {
+  // a seat in a sentence ("led by {who}"), seen from the reviewing player
+  whoYou: 'you',
+  whoPartner: 'your partner',
+  whoLeft: 'left', // the player on your left
+  whoRight: 'right', // the player on your right
+  whoSeat: 'seat {n}', // a seat, for a reader who did not play (and has no name for it)
+  // a seat's title over its hand
+  titleYou: 'You',
+  titlePartner: 'Partner',
+  titleLeft: 'Left',
+  titleRight: 'Right',
+  titleSeat: 'Seat {n}',
+  teamUs: 'Us', // your team
+  teamThem: 'Them', // the other team
+  teamOf: '{a} & {b}', // a team named after its two players
+  retrying: 'The server is busy solving other games: asking again in a moment…',
+  solving: 'Solving deal {n} with all hands open…',
+  dailyNotOver: 'A daily game’s review opens once its day is over.',
+  dailyComeBack: 'Everyone plays the same deals until midnight UTC (in {time}): come back then to see all four hands and your plays solved.',
+  backToLobby: 'Back to the lobby',
+  noSuchMatch: 'This match cannot be reviewed.',
+  noSuchMatchWhy: 'Only a finished match has a record: a match still being played, or an unknown one, has none yet.',
+  noSuchDeal: 'This match has no deal {n}.',
+  firstDeal: 'Go to the first deal',
+  busy: 'The server is busy solving other games.',
+  busyWhy: 'Nothing is lost: try again in a moment.',
+  tryAgain: 'Try again',
+  loadFailed: 'The review could not be loaded.',
+  deal: 'Deal {n}',
+  dealOf: 'Deal {n} of {total}',
+  deals: 'Deals', // the label of the deal navigation
+  dealPick: 'Deal', // the label of the list of deals
+  previousDeal: 'Previous deal',
+  previousDealKey: 'Previous deal (Page Up)',
+  previousDealButton: '‹ Previous deal',
+  nextDeal: 'Next deal',
+  nextDealKey: 'Next deal (Page Down)',
+  nextDealButton: 'Next deal ›',
+  trumpLine: 'Trump {suit} · chosen by {chooser} · dealt by {dealer}', // {suit}: the suit's symbol
+  dealer: 'Dealer',
+  dealerBadge: 'dealer', // the mark of the dealer's seat
+  chose: 'Chose {suit}', // the title of the mark of the seat that chose trump
+  trumpBadge: 'trump {suit}', // the mark of the seat that chose trump; {suit}: the suit's symbol
+  leadsBadge: 'leads', // the mark of the seat that leads the trick shown
+  seatCards: { one: '{title}: {n} card', other: '{title}: {n} cards' },
+  seatCardsNick: { one: '{title} ({nick}): {n} card', other: '{title} ({nick}): {n} cards' },
+  inThisTrick: 'Played in this trick: {card}',
+  noCardsLeft: 'no cards left',
+  points: { one: '{n} point', other: '{n} points' },
+  pointsLast: '{points} (+10 for the last trick)', // {points}: as `points`
+  pointsRoem: '{points} (+{roem} roem)',
+  pointsLastRoem: '{points} (+10 for the last trick, +{roem} roem)',
+  ledMark: 'led', // the small mark under the trick's first card
+  led: 'led by {who}', // a card of the trick, for a screen reader: "{card}, led by you"
+  played2: 'played 2nd by {who}',
+  played3: 'played 3rd by {who}',
+  played4: 'played 4th by {who}',
+  cardPlay: '{card}, {how}', // {how}: one of the four above
+  cardPlayWins: '{card}, {how}, wins the trick',
+  trickLine: 'Led by {leader} · won by {winner} · {points}',
+  cardPoints: '{n} card points',
+  cardPointsRoem: '{n} card points + {roem} roem',
+  nat: 'nat', // the mark of a team that went nat
+  pit: 'pit', // the mark of a team that took every trick
+  natUs: 'We went nat: the other team takes every point.',
+  natThem: 'They went nat: the other team takes every point.',
+  natTeam: '{team} went nat: the other team takes every point.',
+  pitUs: 'We took every trick (pit).',
+  pitThem: 'They took every trick (pit).',
+  pitTeam: '{team} took every trick (pit).',
+  result: 'The deal’s result',
+  theResult: 'The result', // the last step of a deal, after its eight tricks
+  trickOf: 'Trick {n} of {total}',
+  statusTrick: 'Trick {n} of {total}, led by {leader}: {plays}; won by {winner}.', // for a screen reader; {plays}: a list of playBy
+  playBy: '{card} by {who}',
+  statusResult: 'The deal’s result: {teamA} {a}, {teamB} {b}.',
+  tricks: 'Tricks', // the label of the trick navigation
+  firstTrick: 'First trick',
+  firstTrickKey: 'First trick (Home)',
+  previousTrick: 'Previous trick',
+  previousTrickKey: 'Previous trick (←)',
+  previousButton: '‹ Previous',
+  nextTrick: 'Next trick',
+  nextTrickKey: 'Next trick (→)',
+  resultButton: 'Result ›',
+  nextButton: 'Next ›',
+  resultKey: 'The result (End)',
+  keys: 'Keys: ← → previous / next trick · Home / End first trick / result · Page Up / Page Down previous / next deal',
+  dealScore: '{teamA} {a} – {teamB} {b}',
+  notPlayed: 'You did not play this match: all four hands are shown, with no plays of yours to weigh.',
+  yourPlaysInDeal: 'Your plays in this deal',
+  lostInAll: '{n} lost in all', // {n} shown bold
+  perfect: 'Every one of your plays was as good as the best, with all hands open.',
+  gaveAway: {
+    one: 'Against perfect play with all hands open you gave away {n} point.',
+    other: 'Against perfect play with all hands open you gave away {n} points.',
+  },
+  yourPlay: 'Your play',
+  youLed: '(you led)',
+  toPlay2: '(2nd to play)',
+  toPlay3: '(3rd to play)',
+  toPlay4: '(4th to play)',
+  youPlayed: 'You played {card}.',
+  bestAlso: 'A best play; as good: {cards}',
+  theBest: 'The best play.',
+  best: 'Best: {cards}', // the best cards, when yours was not
+  lost: 'Lost {n}', // what a play lost against the best
+  givenAway: { one: '({n} point given away)', other: '({n} points given away)' },
+  nothingLost: 'Nothing lost.',
+  values: { one: 'Values of the {n} legal card', other: 'Values of the {n} legal cards' },
+  valuesWhy: 'Each card’s value: our final score in this deal minus theirs, if every later card is the best for its side with all hands open.',
+  bestValue: 'best', // next to the best value in the list of values
+  playedChip: 'played', // the mark of the card you played in the list of values
+  yourPlays: 'Your plays',
+  trick: 'Trick {n}',
+  playAria: 'Trick {n}: you played {card}',
+  playAriaLost: 'Trick {n}: you played {card}, lost {lost}',
+  playAriaLabel: 'Trick {n}: you played {card}, lost {lost}, {label}', // {label}: Inaccuracy, Mistake or Blunder
+});
+
+// A plural's form with elements in its slots (the count shown bold, ...).
+function pluralParts(forms, n, values) {
+  return fillParts(forms[pluralCategory(n)] ?? forms.other, values);
+}
+
+// A list in the page's language ("a, b and c").
+function list(items) {
+  return new Intl.ListFormat(currentLanguage(), { type: 'unit' }).format(items);
+}
 
 // Whether the page offers the review of a finished room: a daily game's opens once its
 // day (UTC) is over, every other match's at once.
@@ -134,27 +272,26 @@ function nickname(r, seat) {
 // A seat's title over its hand: "You", "Partner", "Left", or for a reader who did not
 // play, its place at the table.
 function seatTitle(r, reply, seat) {
-  if (seatOf(reply) === null) return `Seat ${seat + 1}`;
-  if (seat === seatOf(reply)) return 'You';
-  return PLACE_TITLES[posOf(reply, seat)];
+  if (seatOf(reply) === null) return fill(TEXT.titleSeat, { n: seat + 1 });
+  if (seat === seatOf(reply)) return TEXT.titleYou;
+  return { right: TEXT.titleRight, top: TEXT.titlePartner, left: TEXT.titleLeft }[posOf(reply, seat)];
 }
 
 // A seat in a sentence: "you", "your partner", "left", "ann".
 function who(r, reply, seat) {
-  if (seatOf(reply) === null) return nickname(r, seat) ?? `seat ${seat + 1}`;
-  if (seat === seatOf(reply)) return 'you';
-  return PLACE_WORDS[posOf(reply, seat)];
+  if (seatOf(reply) === null) return nickname(r, seat) ?? fill(TEXT.whoSeat, { n: seat + 1 });
+  if (seat === seatOf(reply)) return TEXT.whoYou;
+  return { right: TEXT.whoRight, top: TEXT.whoPartner, left: TEXT.whoLeft }[posOf(reply, seat)];
 }
 
 function teamName(r, reply, team) {
   const mine = seatOf(reply);
-  if (mine !== null) return team === mine % 2 ? 'Us' : 'Them';
-  const names = [team, team + 2].map((s) => nickname(r, s) ?? `seat ${s + 1}`);
-  return names.join(' & ');
+  if (mine !== null) return team === mine % 2 ? TEXT.teamUs : TEXT.teamThem;
+  const [a, b] = [team, team + 2].map((s) => nickname(r, s) ?? fill(TEXT.whoSeat, { n: s + 1 }));
+  return fill(TEXT.teamOf, { a, b });
 }
 
 const signed = (n) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : '0');
-const given = (lost) => `${lost / 2} ${lost === 2 ? 'point' : 'points'} given away`;
 
 // A card in a line of text: symbols to the eye, words to a screen reader.
 function cardText(card, attrs = {}) {
@@ -211,9 +348,7 @@ export function renderReview(app) {
 
 function loading(r) {
   return h('div', { class: 'panel review-message', dataset: { key: 'loading' }, role: 'status' },
-    h('p', {}, r.retrying
-      ? 'The server is busy solving other games: asking again in a moment…'
-      : `Solving deal ${r.deal + 1} with all hands open…`));
+    h('p', {}, r.retrying ? TEXT.retrying : fill(TEXT.solving, { n: r.deal + 1 })));
 }
 
 function refusal(r) {
@@ -221,51 +356,50 @@ function refusal(r) {
   const lines = [];
   const actions = [];
   if (e.code === 'daily_not_over') {
-    lines.push(h('strong', {}, 'A daily game’s review opens once its day is over.'));
-    lines.push(h('span', { class: 'muted small' },
-      `Everyone plays the same deals until midnight UTC (in ${untilMidnight()}): come back then to see all four hands and your plays solved.`));
-    actions.push(h('button', { type: 'button', class: 'primary', dataset: { go: 'lobby' } }, 'Back to the lobby'));
+    lines.push(h('strong', {}, TEXT.dailyNotOver));
+    lines.push(h('span', { class: 'muted small' }, fill(TEXT.dailyComeBack, { time: untilMidnight() })));
+    actions.push(h('button', { type: 'button', class: 'primary', dataset: { go: 'lobby' } }, TEXT.backToLobby));
   } else if (e.code === 'no_such_match') {
-    lines.push(h('strong', {}, 'This match cannot be reviewed.'));
-    lines.push(h('span', { class: 'muted small' }, 'Only a finished match has a record: a match still being played, or an unknown one, has none yet.'));
-    actions.push(h('button', { type: 'button', class: 'primary', dataset: { go: 'lobby' } }, 'Back to the lobby'));
+    lines.push(h('strong', {}, TEXT.noSuchMatch));
+    lines.push(h('span', { class: 'muted small' }, TEXT.noSuchMatchWhy));
+    actions.push(h('button', { type: 'button', class: 'primary', dataset: { go: 'lobby' } }, TEXT.backToLobby));
   } else if (e.code === 'no_such_deal') {
-    lines.push(h('strong', {}, `This match has no deal ${e.deal + 1}.`));
-    lines.push(h('span', { class: 'muted small' }, cap(String(e.message ?? ''))));
-    actions.push(h('button', { type: 'button', class: 'primary', dataset: { reviewDeal: 'first' } }, 'Go to the first deal'));
+    lines.push(h('strong', {}, fill(TEXT.noSuchDeal, { n: e.deal + 1 })));
+    actions.push(h('button', { type: 'button', class: 'primary', dataset: { reviewDeal: 'first' } }, TEXT.firstDeal));
   } else if (e.code === 'bots_busy') {
-    lines.push(h('strong', {}, 'The server is busy solving other games.'));
-    lines.push(h('span', { class: 'muted small' }, 'Nothing is lost: try again in a moment.'));
-    actions.push(h('button', { type: 'button', class: 'primary', dataset: { reviewRetry: '' } }, 'Try again'));
+    lines.push(h('strong', {}, TEXT.busy));
+    lines.push(h('span', { class: 'muted small' }, TEXT.busyWhy));
+    actions.push(h('button', { type: 'button', class: 'primary', dataset: { reviewRetry: '' } }, TEXT.tryAgain));
   } else {
-    lines.push(h('strong', {}, cap(String(e.message ?? 'The review could not be loaded.'))));
-    actions.push(h('button', { type: 'button', class: 'primary', dataset: { reviewRetry: '' } }, 'Try again'));
+    lines.push(h('strong', {}, TEXT.loadFailed));
+    if (e.message) lines.push(h('span', { class: 'muted small' }, String(e.message)));
+    actions.push(h('button', { type: 'button', class: 'primary', dataset: { reviewRetry: '' } }, TEXT.tryAgain));
   }
   return [h('div', { class: 'panel review-message', dataset: { key: `refused-${e.code}` }, id: 'review-error', role: 'alert' },
     lines.map((line) => h('p', {}, line)),
     h('div', { class: 'item-actions' }, actions,
       e.code !== 'daily_not_over' && e.code !== 'no_such_match'
-        ? h('button', { type: 'button', dataset: { go: 'lobby' } }, 'Back to the lobby') : null))];
+        ? h('button', { type: 'button', dataset: { go: 'lobby' } }, TEXT.backToLobby) : null))];
 }
 
 function dealNav(r) {
   const n = r.deals;
-  const label = n === null ? `Deal ${r.deal + 1}` : `Deal ${r.deal + 1} of ${n}`;
-  return h('nav', { class: 'review-nav deal-nav', 'aria-label': 'Deals', dataset: { key: 'deal-nav' } },
+  const label = n === null ? fill(TEXT.deal, { n: r.deal + 1 }) : fill(TEXT.dealOf, { n: r.deal + 1, total: n });
+  return h('nav', { class: 'review-nav deal-nav', 'aria-label': TEXT.deals, dataset: { key: 'deal-nav' } },
     h('button', {
       type: 'button', class: 'small', dataset: { reviewDeal: 'prev' }, disabled: r.deal === 0,
-      'aria-label': 'Previous deal', title: 'Previous deal (Page Up)',
-    }, '‹ Previous deal'),
+      'aria-label': TEXT.previousDeal, title: TEXT.previousDealKey,
+    }, TEXT.previousDealButton),
     n !== null && n > 1
       ? h('label', { class: 'deal-pick' },
-        h('span', { class: 'sr-only' }, 'Deal'),
-        h('select', { id: 'review-deal-select', 'aria-label': 'Deal' },
-          Array.from({ length: n }, (_, i) => h('option', { value: String(i), selected: i === r.deal }, `Deal ${i + 1} of ${n}`))))
+        h('span', { class: 'sr-only' }, TEXT.dealPick),
+        h('select', { id: 'review-deal-select', 'aria-label': TEXT.dealPick },
+          Array.from({ length: n }, (_, i) => h('option', { value: String(i), selected: i === r.deal }, fill(TEXT.dealOf, { n: i + 1, total: n })))))
       : h('strong', { id: 'review-deal-label' }, label),
     h('button', {
       type: 'button', class: 'small', dataset: { reviewDeal: 'next' }, disabled: n === null || r.deal >= n - 1,
-      'aria-label': 'Next deal', title: 'Next deal (Page Down)',
-    }, 'Next deal ›'));
+      'aria-label': TEXT.nextDeal, title: TEXT.nextDealKey,
+    }, TEXT.nextDealButton));
 }
 
 function dealView(r, reply) {
@@ -294,10 +428,14 @@ function trumpLine(r, reply) {
   const deal = reply.deal;
   const suit = deal.trump;
   return h('p', { id: 'review-trump', class: 'review-trump', dataset: { trump: suit, chooser: deal.chooser } },
-    h('span', { class: 'muted' }, 'Trump '),
-    h('span', { class: ['suit-big', isRed(suit) && 'red'], 'aria-hidden': 'true' }, SUIT_SYMBOLS[suit]),
-    h('span', { class: 'sr-only' }, SUIT_NAMES[suit]),
-    h('span', { class: 'muted' }, ` · chosen by ${who(r, reply, deal.chooser)} · dealt by ${who(r, reply, deal.dealer)}`));
+    fillParts(TEXT.trumpLine, {
+      suit: [
+        h('span', { class: ['suit-big', isRed(suit) && 'red'], 'aria-hidden': 'true' }, SUIT_SYMBOLS[suit]),
+        h('span', { class: 'sr-only' }, SUIT_NAMES[suit]),
+      ],
+      chooser: who(r, reply, deal.chooser),
+      dealer: who(r, reply, deal.dealer),
+    }).map((part) => (typeof part === 'string' ? h('span', { class: 'muted' }, part) : part)));
 }
 
 function seatView(r, reply, seat, cards, inTrick, t, mine) {
@@ -308,19 +446,21 @@ function seatView(r, reply, seat, cards, inTrick, t, mine) {
   const nick = nickname(r, seat);
   const trick = deal.tricks[t];
   const marks = [];
-  if (seat === deal.dealer) marks.push(h('span', { class: 'badge badge-dealer', title: 'Dealer' }, 'dealer'));
+  if (seat === deal.dealer) marks.push(h('span', { class: 'badge badge-dealer', title: TEXT.dealer }, TEXT.dealerBadge));
   if (seat === deal.chooser) {
-    marks.push(h('span', { class: ['badge badge-chose', isRed(deal.trump) && 'red'], title: `Chose ${SUIT_NAMES[deal.trump]}` },
-      'trump ', h('span', { 'aria-hidden': 'true' }, SUIT_SYMBOLS[deal.trump])));
+    marks.push(h('span', { class: ['badge badge-chose', isRed(deal.trump) && 'red'], title: fill(TEXT.chose, { suit: SUIT_NAMES[deal.trump] }) },
+      fillParts(TEXT.trumpBadge, { suit: h('span', { 'aria-hidden': 'true' }, SUIT_SYMBOLS[deal.trump]) })));
   }
-  if (trick && trick.leader === seat) marks.push(h('span', { class: 'badge badge-led' }, 'leads'));
+  if (trick && trick.leader === seat) marks.push(h('span', { class: 'badge badge-led' }, TEXT.leadsBadge));
   const best = you && mine ? new Set(mine.best) : new Set();
   const sorted = sortHand(cards, deal.trump);
   return h('div', {
     class: ['review-seat', `team-${seat % 2}`, you && 'you'],
     dataset: { seat, pos, key: `seat-${seat}` },
     role: 'group',
-    'aria-label': `${title}${nick && !you ? ` (${nick})` : ''}: ${plural(cards.length, 'card')}`,
+    'aria-label': nick && !you
+      ? plural(TEXT.seatCardsNick, cards.length, { title, nick })
+      : plural(TEXT.seatCards, cards.length, { title }),
   },
   h('div', { class: 'seat-head' },
     h('span', { class: 'name' }, title),
@@ -331,27 +471,28 @@ function seatView(r, reply, seat, cards, inTrick, t, mine) {
       ? sorted.map((card) => cardView(card, {
         class: [inTrick.has(card) && 'in-trick', best.has(card) && 'best'],
         dataset: { key: card },
-        title: inTrick.has(card) ? `${cap(cardWords(card))}: played in this trick` : null,
+        title: inTrick.has(card) ? fill(TEXT.inThisTrick, { card: cardWords(card) }) : null,
       }, deal.trump))
-      : h('span', { class: 'muted small empty-hand' }, 'no cards left')));
+      : h('span', { class: 'muted small empty-hand' }, TEXT.noCardsLeft)));
 }
 
 function trickView(r, reply, trick, t) {
   const plays = trickPlays(trick);
   const last = t === TRICKS - 1;
-  const extra = [];
-  if (last) extra.push('+10 for the last trick');
-  if (trick.roem) extra.push(`+${trick.roem} roem`);
-  const points = `${trick.points} ${trick.points === 1 ? 'point' : 'points'}${extra.length ? ` (${extra.join(', ')})` : ''}`;
+  let points = plural(TEXT.points, trick.points);
+  if (last && trick.roem) points = fill(TEXT.pointsLastRoem, { points, roem: trick.roem });
+  else if (last) points = fill(TEXT.pointsLast, { points });
+  else if (trick.roem) points = fill(TEXT.pointsRoem, { points, roem: trick.roem });
+  const how = (order, seat) => fill(TEXT[order === 1 ? 'led' : `played${order}`], { who: who(r, reply, seat) });
   return [
-    h('div', { id: 'review-trick', class: 'review-trick', 'aria-label': `Trick ${t + 1}`, dataset: { trick: t, leader: trick.leader, winner: trick.winner } },
+    h('div', { id: 'review-trick', class: 'review-trick', 'aria-label': fill(TEXT.trick, { n: t + 1 }), dataset: { trick: t, leader: trick.leader, winner: trick.winner } },
       plays.map(({ seat, card, order }) => cardView(card, {
         class: ['played', posOf(reply, seat), seat === trick.winner && 'winner', order === 1 && 'leader'],
-        dataset: { seat, order, key: card },
-        'aria-label': `${cardWords(card)}, ${order === 1 ? 'led' : `played ${order}${['', 'st', 'nd', 'rd', 'th'][order]}`} by ${who(r, reply, seat)}${seat === trick.winner ? ', wins the trick' : ''}`,
+        dataset: { seat, order, key: card, led: order === 1 ? TEXT.ledMark : null },
+        'aria-label': fill(seat === trick.winner ? TEXT.cardPlayWins : TEXT.cardPlay, { card: cardWords(card), how: how(order, seat) }),
       }, reply.deal.trump))),
     h('p', { class: 'review-trick-line' },
-      `${cap(who(r, reply, trick.leader))} led · won by ${who(r, reply, trick.winner)} · ${points}`),
+      fill(TEXT.trickLine, { leader: who(r, reply, trick.leader), winner: who(r, reply, trick.winner), points })),
   ];
 }
 
@@ -362,54 +503,63 @@ function resultView(r, reply) {
     h('span', { class: 'team-name' }, teamName(r, reply, team)),
     h('strong', { class: 'review-score' }, String(res.score[team])),
     h('span', { class: 'small' },
-      `${res.card_points[team]} card points${res.roem[team] ? ` + ${res.roem[team]} roem` : ''}`,
-      res.nat && chooserTeam === team ? h('span', { class: 'mark nat' }, ' nat') : null,
-      res.pit === team ? h('span', { class: 'mark pit' }, ' pit') : null));
+      res.roem[team]
+        ? fill(TEXT.cardPointsRoem, { n: res.card_points[team], roem: res.roem[team] })
+        : fill(TEXT.cardPoints, { n: res.card_points[team] }),
+      res.nat && chooserTeam === team ? [' ', h('span', { class: 'mark nat' }, TEXT.nat)] : null,
+      res.pit === team ? [' ', h('span', { class: 'mark pit' }, TEXT.pit)] : null));
   let verdict = '';
-  if (res.nat) verdict = `${teamName(r, reply, chooserTeam)} went nat: the other team takes every point.`;
-  else if (res.pit !== null && res.pit !== undefined) verdict = `${teamName(r, reply, res.pit)} took every trick (pit).`;
+  if (res.nat) verdict = teamSentence(r, reply, chooserTeam, 'nat');
+  else if (res.pit !== null && res.pit !== undefined) verdict = teamSentence(r, reply, res.pit, 'pit');
   return h('div', { id: 'review-result', class: 'review-result' },
-    h('h2', {}, 'The deal’s result'),
+    h('h2', {}, TEXT.result),
     h('div', { class: 'review-teams' }, line(0), line(1)),
     verdict ? h('p', { class: 'small' }, verdict) : null);
+}
+
+// "We went nat: ...", "They took every trick (pit).", or with the team's name.
+function teamSentence(r, reply, team, what) {
+  const mine = seatOf(reply);
+  if (mine === null) return fill(TEXT[`${what}Team`], { team: teamName(r, reply, team) });
+  return TEXT[`${what}${team === mine % 2 ? 'Us' : 'Them'}`];
 }
 
 function trickNav(r, reply) {
   const t = r.trick;
   const end = t >= TRICKS;
-  const where = end ? 'The result' : `Trick ${t + 1} of ${TRICKS}`;
-  let status = where;
+  const where = end ? TEXT.theResult : fill(TEXT.trickOf, { n: t + 1, total: TRICKS });
+  let status;
   if (!end) {
     const trick = reply.deal.tricks[t];
-    status = `Trick ${t + 1} of ${TRICKS}: ${who(r, reply, trick.leader)} led `
-      + `${trickPlays(trick).map(({ seat, card }) => `${cardWords(card)} by ${who(r, reply, seat)}`).join(', ')}; `
-      + `won by ${who(r, reply, trick.winner)}.`;
+    status = fill(TEXT.statusTrick, {
+      n: t + 1, total: TRICKS, leader: who(r, reply, trick.leader), winner: who(r, reply, trick.winner),
+      plays: list(trickPlays(trick).map(({ seat, card }) => fill(TEXT.playBy, { card: cardWords(card), who: who(r, reply, seat) }))),
+    });
   } else {
     const res = reply.deal.result;
-    status = `The deal’s result: ${teamName(r, reply, 0)} ${res.score[0]}, ${teamName(r, reply, 1)} ${res.score[1]}.`;
+    status = fill(TEXT.statusResult, { teamA: teamName(r, reply, 0), a: res.score[0], teamB: teamName(r, reply, 1), b: res.score[1] });
   }
   return h('div', { class: 'review-steps', dataset: { key: 'steps' } },
-    h('nav', { class: 'review-nav trick-nav', 'aria-label': 'Tricks' },
+    h('nav', { class: 'review-nav trick-nav', 'aria-label': TEXT.tricks },
       h('button', {
         type: 'button', class: 'small', dataset: { reviewTrick: 'first' }, disabled: t === 0,
-        'aria-label': 'First trick', title: 'First trick (Home)',
+        'aria-label': TEXT.firstTrick, title: TEXT.firstTrickKey,
       }, '«'),
       h('button', {
         type: 'button', dataset: { reviewTrick: 'prev' }, disabled: t === 0,
-        'aria-label': 'Previous trick', title: 'Previous trick (←)',
-      }, '‹ Previous'),
+        'aria-label': TEXT.previousTrick, title: TEXT.previousTrickKey,
+      }, TEXT.previousButton),
       h('strong', { id: 'review-step', class: 'review-step' }, where),
       h('button', {
         type: 'button', class: 'primary', dataset: { reviewTrick: 'next' }, disabled: end,
-        'aria-label': t === TRICKS - 1 ? 'The result' : 'Next trick', title: 'Next trick (→)',
-      }, t === TRICKS - 1 ? 'Result ›' : 'Next ›'),
+        'aria-label': t === TRICKS - 1 ? TEXT.theResult : TEXT.nextTrick, title: TEXT.nextTrickKey,
+      }, t === TRICKS - 1 ? TEXT.resultButton : TEXT.nextButton),
       h('button', {
         type: 'button', class: 'small', dataset: { reviewTrick: 'end' }, disabled: end,
-        'aria-label': 'The deal’s result', title: 'The result (End)',
+        'aria-label': TEXT.result, title: TEXT.resultKey,
       }, '»')),
     h('p', { id: 'review-status', class: 'sr-only', role: 'status', 'aria-live': 'polite' }, status),
-    h('p', { class: 'muted small review-keys' },
-      'Keys: ← → previous / next trick · Home / End first trick / result · Page Up / Page Down previous / next deal'));
+    h('p', { class: 'muted small review-keys' }, TEXT.keys));
 }
 
 function summaryView(r, reply) {
@@ -417,23 +567,21 @@ function summaryView(r, reply) {
   const res = reply.deal.result;
   const mine = seatOf(reply);
   return h('section', { id: 'review-summary', class: 'panel review-summary', 'aria-labelledby': 'review-summary-title', dataset: { lost: s.lost } },
-    h('h2', { id: 'review-summary-title' }, `Deal ${reply.number + 1}`),
+    h('h2', { id: 'review-summary-title' }, fill(TEXT.deal, { n: reply.number + 1 })),
     h('p', { class: 'review-deal-score' },
-      `${teamName(r, reply, 0)} ${res.score[0]} – ${teamName(r, reply, 1)} ${res.score[1]}`,
-      res.nat ? h('span', { class: 'mark nat' }, ' nat') : null,
-      res.pit !== null && res.pit !== undefined ? h('span', { class: 'mark pit' }, ' pit') : null),
+      fill(TEXT.dealScore, { teamA: teamName(r, reply, 0), a: res.score[0], teamB: teamName(r, reply, 1), b: res.score[1] }),
+      res.nat ? [' ', h('span', { class: 'mark nat' }, TEXT.nat)] : null,
+      res.pit !== null && res.pit !== undefined ? [' ', h('span', { class: 'mark pit' }, TEXT.pit)] : null),
     mine === null
-      ? h('p', { class: 'muted small' }, 'You did not play this match: all four hands are shown, with no plays of yours to weigh.')
+      ? h('p', { class: 'muted small' }, TEXT.notPlayed)
       : [
-        h('ul', { class: 'review-counts', 'aria-label': 'Your plays in this deal' },
+        h('ul', { class: 'review-counts', 'aria-label': TEXT.yourPlaysInDeal },
           LABELS.map((label) => h('li', { class: ['count', `count-${label}`], dataset: { count: label, value: s.counts[label] } },
-            h('strong', {}, String(s.counts[label])), ` ${s.counts[label] === 1 ? label : LABEL_PLURALS[label]}`)),
+            pluralParts(LABEL_WORDS[LABEL_COUNTS[label]], s.counts[label], { n: h('strong', {}, String(s.counts[label])) }))),
           h('li', { class: 'count count-lost', dataset: { count: 'lost', value: s.lost } },
-            h('strong', {}, String(s.lost)), ' lost in all')),
+            fillParts(TEXT.lostInAll, { n: h('strong', {}, String(s.lost)) }))),
         h('p', { class: 'muted small' },
-          s.lost === 0
-            ? 'Every one of your plays was as good as the best, with all hands open.'
-            : `Against perfect play with all hands open you gave away ${s.lost / 2} ${s.lost === 2 ? 'point' : 'points'}.`),
+          s.lost === 0 ? TEXT.perfect : plural(TEXT.gaveAway, s.lost / 2)),
       ]);
 }
 
@@ -449,37 +597,40 @@ function playView(r, reply, mine, trick) {
     id: 'review-play', class: ['panel review-play', mine.label && `has-${mine.label}`], 'aria-labelledby': 'review-play-title',
     dataset: { index: mine.index, card: mine.card, lost: mine.lost, label: mine.label ?? '', key },
   },
-  h('h2', { id: 'review-play-title' }, 'Your play', h('span', { class: 'muted small' }, order === 1 ? ' (you led)' : ` (${order}${['', 'st', 'nd', 'rd', 'th'][order]} to play)`)),
+  h('h2', { id: 'review-play-title' }, TEXT.yourPlay, ' ', h('span', { class: 'muted small' }, order === 1 ? TEXT.youLed : TEXT[`toPlay${order}`])),
   h('div', { class: 'review-played' },
     cardView(mine.card, { class: 'mine', dataset: { key: mine.card } }, reply.deal.trump),
     h('div', {},
-      h('p', {}, 'You played ', cardText(mine.card, { class: 'played-card' }), '. ', badge(mine.label)),
-      h('p', { class: 'review-best' },
-        best
-          ? (mine.best.length > 1 ? 'A best play; as good: ' : 'The best play.')
-          : 'Best: ',
-        mine.best.filter((c) => !best || c !== mine.card).map((c, i) => [i ? ', ' : '', cardText(c, { class: 'best-card' })])),
+      h('p', {}, fillParts(TEXT.youPlayed, { card: cardText(mine.card, { class: 'played-card' }) }), ' ', badge(mine.label)),
+      h('p', { class: 'review-best' }, bestLine(mine, best)),
       h('p', { class: 'review-lost' },
         mine.lost
-          ? [h('strong', {}, `Lost ${mine.lost}`), h('span', { class: 'muted small' }, ` (${given(mine.lost)})`)]
-          : h('span', { class: 'muted' }, 'Nothing lost.')))),
+          ? [h('strong', {}, fill(TEXT.lost, { n: mine.lost })), ' ', h('span', { class: 'muted small' }, plural(TEXT.givenAway, mine.lost / 2))]
+          : h('span', { class: 'muted' }, TEXT.nothingLost)))),
   h('details', { class: 'review-values', open: r.open.has(key), dataset: { openKey: key } },
-    h('summary', {}, `Values of the ${plural(values.length, 'legal card')}`),
-    h('p', { class: 'muted small' },
-      'Each card’s value: our final score in this deal minus theirs, if every later card is the best for its side with all hands open.'),
+    h('summary', {}, plural(TEXT.values, values.length)),
+    h('p', { class: 'muted small' }, TEXT.valuesWhy),
     h('ol', { class: 'value-list' }, values.map(([card, value]) => h('li', {
       class: [card === mine.card && 'played', value === top && 'best'], dataset: { card, value, key: card },
     },
     cardText(card),
     h('span', { class: 'value' }, signed(value)),
-    h('span', { class: 'value-diff muted small' }, value === top ? 'best' : signed(value - top)),
-    card === mine.card ? h('span', { class: 'chip you' }, 'played') : null)))));
+    h('span', { class: 'value-diff muted small' }, value === top ? TEXT.bestValue : signed(value - top)),
+    card === mine.card ? h('span', { class: 'chip you' }, TEXT.playedChip) : null)))));
+}
+
+// The best cards: yours was one of them ("A best play; as good: ..."), or not ("Best: ...").
+function bestLine(mine, best) {
+  const others = mine.best.filter((c) => !best || c !== mine.card);
+  const cards = others.map((c, i) => [i ? ', ' : '', cardText(c, { class: 'best-card' })]);
+  if (!best) return fillParts(TEXT.best, { cards });
+  return others.length ? fillParts(TEXT.bestAlso, { cards }) : TEXT.theBest;
 }
 
 function playsList(r, reply, plays) {
   if (seatOf(reply) === null || !plays.length) return null;
   return h('section', { class: 'panel review-plays-panel', 'aria-labelledby': 'review-plays-title' },
-    h('h2', { id: 'review-plays-title' }, 'Your plays'),
+    h('h2', { id: 'review-plays-title' }, TEXT.yourPlays),
     h('ol', { id: 'review-plays', class: 'review-plays' }, plays.map((p) => {
       const here = p.trick === r.trick;
       return h('li', {
@@ -489,11 +640,17 @@ function playsList(r, reply, plays) {
       h('button', {
         type: 'button', class: 'ghost small', dataset: { reviewGoto: p.trick },
         'aria-current': here ? 'step' : null,
-        'aria-label': `Trick ${p.trick + 1}: you played ${cardWords(p.card)}${p.lost ? `, lost ${p.lost}` : ''}${p.label ? `, ${p.label}` : ''}`,
+        'aria-label': playLabel(p),
       },
-      h('span', { class: 'play-trick muted' }, `Trick ${p.trick + 1}`),
+      h('span', { class: 'play-trick muted' }, fill(TEXT.trick, { n: p.trick + 1 })),
       cardText(p.card, { class: 'play-card' }),
       h('span', { class: 'play-lost' }, p.lost ? `−${p.lost}` : '✓'),
       badge(p.label)));
     })));
+}
+
+function playLabel(p) {
+  const values = { n: p.trick + 1, card: cardWords(p.card), lost: p.lost, label: LABEL_WORDS[p.label] ?? p.label };
+  if (p.label) return fill(TEXT.playAriaLabel, values);
+  return fill(p.lost ? TEXT.playAriaLost : TEXT.playAria, values);
 }

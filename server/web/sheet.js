@@ -7,6 +7,106 @@
 // nothing here works out a score, a nat or a winner.
 
 import { $, h, patch, show } from './dom.js';
+import { fill, fillParts, plural } from './fill.js';
+import { currentLanguage, strings } from './i18n.js';
+
+const TEXT = strings('sheet', {
+  newDeal: 'Deal {n}', // the entry form's title for a new deal
+  correctDeal: 'Correct deal {deal}', // the entry form's title (and a deal number's label) to correct a deal
+  correctEarlierDeal: 'Correct deal {deal} of game {game}',
+  addRoem: 'Add {n} roem', // a quick roem button: +20, +50 ...
+  addStuk: 'Add stuk (20)',
+  stuk: 'stuk', // the button that adds stuk (king and queen of trump): 20 roem
+  noRoem: 'No roem', // the button that clears a team's roem
+  playerN: 'Player {n}', // a player left unnamed on the New score sheet form
+  undoThis: 'Undo: {change}',
+  nothingToUndo: 'Nothing to undo',
+  redoThis: 'Redo: {change}',
+  nothingToRedo: 'Nothing to redo',
+  goalTarget: 'Game {game} · to {target}', // under the totals: the game played to a target score
+  goalDeals: 'Game {game} · deal {deal} of {deals}',
+  goalOver: 'Game {game} · over',
+  withGames: '{goal} · games {teamA} {a} – {b} {teamB}', // {goal}: one of the three above; then the games each team won
+  deals: 'Deals: {name}', // who deals the next deal
+  leads: 'Leads: {name}', // who leads the next deal
+  correctDealer: 'Correct who deals next',
+  whoDeals: 'Who deals next',
+  nameDeals: '{name} deals', // an option of the list of who deals next
+  equalTotals: 'Equal totals.',
+  oneMoreDeal: 'One more deal decides the game.',
+  won: '{team} won {high} to {low}.', // {team} is shown bold
+  newGame: 'New game, same names',
+  playOnTarget: 'Play on to {target}',
+  playOnDeals: { one: 'Play {n} more deal', other: 'Play {n} more deals' },
+  legend: 'The playing team’s score is marked. Nat: the playing team did not score more than the others, so they get 162 and all the roem.',
+  noDealsEditor: 'No deals yet: after the first deal, tap “New deal”.',
+  noDeals: 'No deals yet.',
+  earlierUnfinished: 'Game {game} · not finished', // the heading of an earlier game
+  earlierWon: 'Game {game} · {team} won',
+  dealsOfGame: 'The deals of game {game}',
+  marks: 'Marks', // the column of a deal's marks (nat, pit, corrected)
+  scoreTitle: '{team}: {points} points + {roem} roem',
+  scoreTitlePlaying: '{team}: {points} points + {roem} roem (playing)',
+  wentNat: '{team} went nat',
+  nat: 'nat', // the mark of a deal that went nat
+  tookEveryTrick: '{team} took every trick',
+  pit: 'pit', // the mark of a deal in which one team took every trick
+  correctedBy: 'corrected by {name}',
+  chartLabel: {
+    one: 'Running totals after {n} deal: {teamA} {a}, {teamB} {b}',
+    other: 'Running totals after {n} deals: {teamA} {a}, {teamB} {b}',
+  },
+  statPlaying: 'Deals as playing team',
+  statNat: 'Nat (as playing team)',
+  statPits: 'Pits',
+  statRoem: 'Roem',
+  statAverage: 'Points a deal',
+  noChanges: 'No changes yet.',
+  changeBy: '{name} · {time}', // who made a change, and when
+  forTable: 'For the table (can enter and correct deals)',
+  forOnlookers: 'For onlookers (can only watch)',
+  copyLink: 'Copy link',
+  downloadCsv: 'Download CSV',
+  printable: 'Printable page',
+  // a change in the history (and in the Undo / Redo buttons' titles); {score} is one of the score* lines below
+  changeDeal: 'Deal {deal}: {score}',
+  changeEdit: 'Deal {deal} corrected: {score}',
+  changeEditEarlier: 'Game {game}, deal {deal} corrected: {score}',
+  changeDelete: 'Deal {deal} deleted ({score})',
+  changeDeleteEarlier: 'Game {game}, deal {deal} deleted ({score})',
+  changeDealer: 'Dealer corrected: {name} deals next',
+  changeContinueTarget: 'Game {game} played on to {to} points',
+  changeContinueDeals: 'Game {game} played on to {to} deals',
+  changeNewGame: 'Game {game} started',
+  changeUndo: 'Undone: {change}',
+  changeRedo: 'Redone: {change}',
+  score: '{teamA} {a}, {teamB} {b}',
+  scoreNat: '{teamA} {a}, {teamB} {b} nat',
+  scorePit: '{teamA} {a}, {teamB} {b} pit',
+  scoreNatPit: '{teamA} {a}, {teamB} {b} nat, pit',
+  // a change of ours the server refused (by its code)
+  errorStale: 'The sheet changed since you looked: check it and save again.',
+  errorReadOnly: 'This link only shows the sheet: ask the table for its edit link.',
+  errorBadCode: 'No score sheet has this link’s code.',
+  errorInvalidDeal: 'That deal cannot be right: points must be 0 to 162 (162 for both teams together), roem a multiple of 10, and in a pit the other team has no roem.',
+  errorGameEnded: 'This game is over: play on, or start a new game.',
+  errorNoSuchDeal: 'That deal is no longer on the sheet.',
+  errorDealsAfterEnd: 'With this change the game would end earlier, before deals that were played after it: delete those deals first.',
+  errorDealerUnchanged: 'That player deals next already.',
+  errorNothingToUndo: 'There is no change to undo.',
+  errorNothingToRedo: 'There is no undone change to redo.',
+  errorNotOver: 'This game is not over yet.',
+  errorEmptyGame: 'This game has no deals yet.',
+});
+
+// The refusals said in the page's words (others: the server's message).
+const ERRORS = {
+  stale_version: 'errorStale', read_only: 'errorReadOnly', bad_sheet_code: 'errorBadCode',
+  invalid_deal: 'errorInvalidDeal', game_ended: 'errorGameEnded', no_such_deal: 'errorNoSuchDeal',
+  deals_after_end: 'errorDealsAfterEnd', dealer_unchanged: 'errorDealerUnchanged',
+  nothing_to_undo: 'errorNothingToUndo', nothing_to_redo: 'errorNothingToRedo',
+  not_over: 'errorNotOver', empty_game: 'errorEmptyGame',
+};
 
 const VIEWS = ['deals', 'chart', 'stats', 'changes', 'share'];
 
@@ -118,8 +218,9 @@ export function fillEntry(s, dealId = null) {
   for (const team of [0, 1]) {
     for (const el of form.querySelectorAll(`[data-team-name="${team}"]`)) el.textContent = teams[team];
   }
-  const earlier = deal && deal.game !== s.sheet.game.number ? ` of game ${deal.game}` : '';
-  $('#sheet-entry-title').textContent = deal ? `Correct deal ${deal.number}${earlier}` : `Deal ${s.sheet.game.deals.length + 1}`;
+  let title = fill(TEXT.newDeal, { n: s.sheet.game.deals.length + 1 });
+  if (deal) title = correctLabel(deal.number, deal.game === s.sheet.game.number ? null : deal.game);
+  $('#sheet-entry-title').textContent = title;
   show($('#sheet-delete'), Boolean(deal));
   syncEntry();
 }
@@ -164,13 +265,13 @@ export function setEntry(d) {
 export function buildRoemSteps(steps) {
   for (const team of [0, 1]) {
     const buttons = steps.map((n) => h('button', {
-      type: 'button', class: 'small', dataset: { roemAdd: `${team}:${n}` }, 'aria-label': `Add ${n} roem`,
+      type: 'button', class: 'small', dataset: { roemAdd: `${team}:${n}` }, 'aria-label': fill(TEXT.addRoem, { n }),
     }, `+${n}`));
     buttons.push(h('button', {
-      type: 'button', class: 'small', dataset: { roemAdd: `${team}:20` }, 'aria-label': 'Add stuk (20)',
-    }, 'stuk'));
+      type: 'button', class: 'small', dataset: { roemAdd: `${team}:20` }, 'aria-label': TEXT.addStuk,
+    }, TEXT.stuk));
     buttons.push(h('button', {
-      type: 'button', class: 'small ghost', dataset: { roemClear: String(team) }, 'aria-label': 'No roem',
+      type: 'button', class: 'small ghost', dataset: { roemClear: String(team) }, 'aria-label': TEXT.noRoem,
     }, '✕'));
     $(`#sheet-entry [data-steps="${team}"]`).replaceChildren(...buttons);
   }
@@ -187,7 +288,7 @@ export function createSheetMessage(form) {
     pit_bonus: f.pit_bonus.value,
     [f.end.value === 'deals' ? 'deals' : 'target']: Number(f.end_value.value),
   };
-  if (players.some(Boolean)) message.players = players.map((p, i) => p || `Player ${i + 1}`);
+  if (players.some(Boolean)) message.players = players.map((p, i) => p || fill(TEXT.playerN, { n: i + 1 }));
   // no team names with the players named: the server calls each team after its two
   if (teams.some(Boolean) || !message.players) message.teams = teams;
   return message;
@@ -213,12 +314,14 @@ export function renderSheet(app) {
   show(controls, editor);
   $('#sheet-new-deal').disabled = game.over || s.draft !== null;
   $('#sheet-undo').disabled = !sheet.undo;
-  $('#sheet-undo').title = sheet.undo ? `Undo: ${sheet.undo}` : 'Nothing to undo';
+  $('#sheet-undo').title = sheet.undo
+    ? fill(TEXT.undoThis, { change: changeWords(sheet, sheet.undo_what, sheet.undo) }) : TEXT.nothingToUndo;
   $('#sheet-redo').disabled = !sheet.redo;
-  $('#sheet-redo').title = sheet.redo ? `Redo: ${sheet.redo}` : 'Nothing to redo';
+  $('#sheet-redo').title = sheet.redo
+    ? fill(TEXT.redoThis, { change: changeWords(sheet, sheet.redo_what, sheet.redo) }) : TEXT.nothingToRedo;
   show($('#sheet-entry'), editor && s.draft !== null);
   const error = $('#sheet-error');
-  error.textContent = s.error ? s.error.message : '';
+  error.textContent = s.error ? errorWords(s.error) : '';
   error.dataset.code = s.error?.code ?? '';
   show(error, Boolean(s.error));
   for (const view of VIEWS) {
@@ -230,15 +333,55 @@ export function renderSheet(app) {
   if (s.view === 'deals') patch($('#sheet-deals'), dealsTable(sheet, editor));
   else if (s.view === 'chart') patch($('#sheet-chart'), chart(sheet));
   else if (s.view === 'stats') patch($('#sheet-stats'), stats(sheet));
-  else if (s.view === 'changes') patch($('#sheet-changes'), changes(s.history));
+  else if (s.view === 'changes') patch($('#sheet-changes'), changes(sheet, s.history));
   else if (s.view === 'share') patch($('#sheet-share'), share(s));
+}
+
+function errorWords(error) {
+  const key = ERRORS[error.code];
+  return key ? TEXT[key] : error.message;
+}
+
+// "Correct deal 3", or of an earlier game (`game` not null) "Correct deal 3 of game 1".
+function correctLabel(deal, game) {
+  return game === null ? fill(TEXT.correctDeal, { deal }) : fill(TEXT.correctEarlierDeal, { deal, game });
+}
+
+// A change in words, from the server's facts (`what`: client_protocol.md, the history
+// line); the server's English `text` when it sent no facts.
+function changeWords(sheet, what, text = '') {
+  if (!what) return text;
+  const [teamA, teamB] = sheet.teams;
+  const kind = what.kind;
+  if (kind === 'undo' || kind === 'redo') {
+    return fill(kind === 'undo' ? TEXT.changeUndo : TEXT.changeRedo, { change: changeWords(sheet, what.change, text) });
+  }
+  if (kind === 'deal' || kind === 'edit' || kind === 'delete') {
+    const line = (what.nat && what.pit && TEXT.scoreNatPit) || (what.nat && TEXT.scoreNat) || (what.pit && TEXT.scorePit) || TEXT.score;
+    const score = fill(line, { teamA, a: what.score[0], teamB, b: what.score[1] });
+    const earlier = what.game !== null && what.game !== undefined;
+    const template = {
+      deal: TEXT.changeDeal,
+      edit: earlier ? TEXT.changeEditEarlier : TEXT.changeEdit,
+      delete: earlier ? TEXT.changeDeleteEarlier : TEXT.changeDelete,
+    }[kind];
+    return fill(template, { deal: what.deal, game: what.game, score });
+  }
+  if (kind === 'dealer') return fill(TEXT.changeDealer, { name: sheet.seats[what.seat] ?? what.name });
+  if (kind === 'continue') {
+    return fill(sheet.rules.end === 'target' ? TEXT.changeContinueTarget : TEXT.changeContinueDeals, what);
+  }
+  if (kind === 'new_game') return fill(TEXT.changeNewGame, what);
+  return text;
 }
 
 function head(sheet) {
   const game = sheet.game;
-  const goal = sheet.rules.end === 'target'
-    ? `to ${game.end_value}`
-    : `deal ${Math.min(game.deals.length + 1, game.end_value)} of ${game.end_value}`;
+  let goal = fill(TEXT.goalOver, { game: game.number });
+  if (!game.over && sheet.rules.end === 'target') goal = fill(TEXT.goalTarget, { game: game.number, target: game.end_value });
+  else if (!game.over) {
+    goal = fill(TEXT.goalDeals, { game: game.number, deal: Math.min(game.deals.length + 1, game.end_value), deals: game.end_value });
+  }
   return [
     h('div', { class: 'sheet-score', dataset: { key: 'score' } },
       sheet.teams.map((name, team) => h('div', {
@@ -246,15 +389,14 @@ function head(sheet) {
         dataset: { team, total: game.totals[team] },
       }, h('span', { class: 'sheet-team-name' }, name), h('strong', { class: 'sheet-total' }, String(game.totals[team]))))),
     h('p', { class: 'muted small sheet-goal', dataset: { key: 'goal' } },
-      `Game ${game.number} · ${game.over ? 'over' : goal}`,
-      sheet.games.length ? ` · ${gamesWon(sheet)}` : ''),
+      sheet.games.length ? gamesWon(sheet, goal) : goal),
   ];
 }
 
-function gamesWon(sheet) {
+function gamesWon(sheet, goal) {
   const won = [0, 0];
   for (const g of sheet.games) if (g.winner !== null) won[g.winner] += 1;
-  return `games ${sheet.teams[0]} ${won[0]} – ${won[1]} ${sheet.teams[1]}`;
+  return fill(TEXT.withGames, { goal, teamA: sheet.teams[0], a: won[0], b: won[1], teamB: sheet.teams[1] });
 }
 
 function turn(sheet, editor) {
@@ -262,14 +404,14 @@ function turn(sheet, editor) {
   const leader = sheet.seats[sheet.leader];
   return [
     h('span', { id: 'sheet-dealer', dataset: { seat: sheet.dealer, key: 'dealer' } },
-      h('span', { class: 'muted' }, 'Deals: '), h('strong', {}, dealer)),
+      fillParts(TEXT.deals, { name: h('strong', {}, dealer) }).map((part) => (typeof part === 'string' ? h('span', { class: 'muted' }, part) : part))),
     h('span', { id: 'sheet-leader', dataset: { seat: sheet.leader, key: 'leader' } },
-      h('span', { class: 'muted' }, 'Leads: '), h('strong', {}, leader)),
+      fillParts(TEXT.leads, { name: h('strong', {}, leader) }).map((part) => (typeof part === 'string' ? h('span', { class: 'muted' }, part) : part))),
     editor
       ? h('label', { class: 'sheet-dealer-fix', dataset: { key: 'fix' } },
-        h('span', { class: 'sr-only' }, 'Correct who deals next'),
-        h('select', { id: 'sheet-dealer-select', 'aria-label': 'Who deals next' },
-          sheet.seats.map((name, seat) => h('option', { value: seat, selected: seat === sheet.dealer }, `${name} deals`))))
+        h('span', { class: 'sr-only' }, TEXT.correctDealer),
+        h('select', { id: 'sheet-dealer-select', 'aria-label': TEXT.whoDeals },
+          sheet.seats.map((name, seat) => h('option', { value: seat, selected: seat === sheet.dealer }, fill(TEXT.nameDeals, { name })))))
       : null,
   ];
 }
@@ -277,19 +419,21 @@ function turn(sheet, editor) {
 function ending(sheet, editor) {
   const game = sheet.game;
   if (game.extra_deal) {
-    return [h('p', { dataset: { key: 'extra' } }, h('strong', {}, 'Equal totals: '), 'one more deal decides it.')];
+    return [h('p', { dataset: { key: 'extra' } }, h('strong', {}, TEXT.equalTotals), ' ', TEXT.oneMoreDeal)];
   }
   if (!game.over) return [];
   const winner = sheet.teams[game.winner];
   const end = game.deals[game.end_deal - 1].totals; // the game ended with this deal
   return [
     h('p', { id: 'sheet-winner', dataset: { winner: game.winner, key: 'winner' } },
-      h('strong', {}, `${winner} won`), ` ${Math.max(...end)} to ${Math.min(...end)}.`),
+      fillParts(TEXT.won, { team: h('strong', {}, winner), high: Math.max(...end), low: Math.min(...end) })),
     editor
       ? h('div', { class: 'item-actions', dataset: { key: 'next' } },
-        h('button', { type: 'button', class: 'primary', id: 'sheet-new-game' }, 'New game, same names'),
+        h('button', { type: 'button', class: 'primary', id: 'sheet-new-game' }, TEXT.newGame),
         h('button', { type: 'button', id: 'sheet-continue' },
-          sheet.rules.end === 'target' ? `Play on to ${game.end_value + sheet.rules.end_value}` : `Play ${sheet.rules.end_value} more deals`))
+          sheet.rules.end === 'target'
+            ? fill(TEXT.playOnTarget, { target: game.end_value + sheet.rules.end_value })
+            : plural(TEXT.playOnDeals, sheet.rules.end_value)))
       : null,
   ];
 }
@@ -299,15 +443,14 @@ function ending(sheet, editor) {
 function dealsTable(sheet, editor) {
   const current = sheet.game.deals.length
     ? [gameTable(sheet, sheet.game, editor, 'table'),
-      h('p', { class: 'muted small', dataset: { key: 'legend' } },
-        'The playing team’s score is marked. Nat: the playing team did not score more than the others, so they get 162 and all the roem.')]
-    : [h('p', { class: 'muted', dataset: { key: 'empty' } },
-      editor ? 'No deals yet: after the first deal, tap “New deal”.' : 'No deals yet.')];
+      h('p', { class: 'muted small', dataset: { key: 'legend' } }, TEXT.legend)]
+    : [h('p', { class: 'muted', dataset: { key: 'empty' } }, editor ? TEXT.noDealsEditor : TEXT.noDeals)];
   const earlier = [...sheet.games].reverse().map((game) => h('section', {
     class: 'sheet-earlier', dataset: { key: `game-${game.number}`, game: game.number },
   },
-  h('h3', { class: 'small' }, `Game ${game.number}`, ' · ',
-    game.winner === null ? 'not finished' : `${sheet.teams[game.winner]} won`),
+  h('h3', { class: 'small' }, game.winner === null
+    ? fill(TEXT.earlierUnfinished, { game: game.number })
+    : fill(TEXT.earlierWon, { game: game.number, team: sheet.teams[game.winner] })),
   gameTable(sheet, game, editor, `table-${game.number}`)));
   return [...current, ...earlier];
 }
@@ -315,12 +458,12 @@ function dealsTable(sheet, editor) {
 function gameTable(sheet, game, editor, key) {
   const [a, b] = sheet.teams;
   return h('table', { class: 'sheet-table', dataset: { key, game: game.number } },
-    h('caption', { class: 'sr-only' }, `The deals of game ${game.number}`),
+    h('caption', { class: 'sr-only' }, fill(TEXT.dealsOfGame, { game: game.number })),
     h('thead', {}, h('tr', {},
       h('th', { scope: 'col', class: 'num' }, '#'),
       h('th', { scope: 'col', class: 'num' }, a),
       h('th', { scope: 'col', class: 'num' }, b),
-      h('th', { scope: 'col' }, h('span', { class: 'sr-only' }, 'Marks')),
+      h('th', { scope: 'col' }, h('span', { class: 'sr-only' }, TEXT.marks)),
       h('th', { scope: 'col', class: 'num' }, `Σ ${a}`),
       h('th', { scope: 'col', class: 'num' }, `Σ ${b}`))),
     h('tbody', {}, game.deals.map((d) => h('tr', {
@@ -331,12 +474,12 @@ function gameTable(sheet, game, editor, key) {
       editor
         ? h('button', {
           type: 'button', class: 'link', dataset: { editDeal: d.id },
-          'aria-label': `Correct deal ${d.number}${game === sheet.game ? '' : ` of game ${game.number}`}`,
+          'aria-label': correctLabel(d.number, game === sheet.game ? null : game.number),
         }, String(d.number))
         : String(d.number)),
     [0, 1].map((team) => h('td', {
       class: ['num', 'score', d.playing === team && 'playing'], dataset: { team },
-      title: `${sheet.teams[team]}: ${d.points[team]} points + ${d.roem[team]} roem${d.playing === team ? ' (playing)' : ''}`,
+      title: fill(d.playing === team ? TEXT.scoreTitlePlaying : TEXT.scoreTitle, { team: sheet.teams[team], points: d.points[team], roem: d.roem[team] }),
     }, String(d.score[team]), d.roem[team] ? h('small', { class: 'roem' }, ` +${d.roem[team]}`) : null)),
     h('td', { class: 'marks' }, marks(sheet, d)),
     h('td', { class: 'num total', dataset: { team: 0 } }, String(d.totals[0])),
@@ -345,9 +488,9 @@ function gameTable(sheet, game, editor, key) {
 
 function marks(sheet, d) {
   const out = [];
-  if (d.nat) out.push(h('span', { class: 'chip nat', title: `${sheet.teams[d.playing]} went nat` }, 'nat'));
-  if (d.pit !== null) out.push(h('span', { class: 'chip pit', title: `${sheet.teams[d.pit]} took every trick` }, 'pit'));
-  if (d.edited) out.push(h('span', { class: 'chip edited', title: `corrected by ${d.by}` }, '✎'));
+  if (d.nat) out.push(h('span', { class: 'chip nat', title: fill(TEXT.wentNat, { team: sheet.teams[d.playing] }) }, TEXT.nat));
+  if (d.pit !== null) out.push(h('span', { class: 'chip pit', title: fill(TEXT.tookEveryTrick, { team: sheet.teams[d.pit] }) }, TEXT.pit));
+  if (d.edited) out.push(h('span', { class: 'chip edited', title: fill(TEXT.correctedBy, { name: d.by }) }, '✎'));
   return out;
 }
 
@@ -371,7 +514,7 @@ function chart(sheet) {
   return [h('figure', { class: 'sheet-figure', dataset: { key: 'chart' } },
     h('svg', {
       id: 'sheet-chart-svg', viewBox: `0 0 ${W} ${H}`, role: 'img',
-      'aria-label': `Running totals after ${n} deals: ${sheet.teams[0]} ${series[0][n]}, ${sheet.teams[1]} ${series[1][n]}`,
+      'aria-label': plural(TEXT.chartLabel, n, { teamA: sheet.teams[0], a: series[0][n], teamB: sheet.teams[1], b: series[1][n] }),
     },
     h('line', { class: 'axis', x1: pad, x2: W - pad, y1: H - pad, y2: H - pad }),
     target,
@@ -386,22 +529,23 @@ function stats(sheet) {
   return [h('table', { class: 'sheet-table stats', dataset: { key: 'stats' } },
     h('thead', {}, h('tr', {}, h('th', {}, ''), sheet.teams.map((t) => h('th', { scope: 'col', class: 'num' }, t)))),
     h('tbody', {}, [
-      ['Deals as playing team', 'playing'], ['Nat (as playing team)', 'nat'], ['Pits', 'pits'],
-      ['Roem', 'roem'], ['Points a deal', 'average'],
+      ['statPlaying', 'playing'], ['statNat', 'nat'], ['statPits', 'pits'],
+      ['statRoem', 'roem'], ['statAverage', 'average'],
     ].map(([label, key]) => h('tr', { dataset: { stat: key } },
-      h('th', { scope: 'row' }, label),
+      h('th', { scope: 'row' }, TEXT[label]),
       sheet.stats.map((st, team) => h('td', { class: 'num', dataset: { team } }, st[key] === null ? '–' : String(st[key])))))))];
 }
 
-function changes(history) {
-  if (!history.length) return [h('p', { class: 'muted', dataset: { key: 'empty' } }, 'No changes yet.')];
+function changes(sheet, history) {
+  if (!history.length) return [h('p', { class: 'muted', dataset: { key: 'empty' } }, TEXT.noChanges)];
   return [h('ol', { class: 'sheet-log', reversed: true, dataset: { key: 'log' } },
     [...history].reverse().map((c) => h('li', { dataset: { version: c.version, kind: c.kind, key: c.version } },
-      h('span', {}, c.text), ' ', h('span', { class: 'muted small' }, `${c.by} · ${clock(c.at)}`))))];
+      h('span', {}, changeWords(sheet, c.what, c.text)), ' ',
+      h('span', { class: 'muted small' }, fill(TEXT.changeBy, { name: c.by, time: clock(c.at) })))))];
 }
 
 function clock(at) {
-  return new Date(at * 1000).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+  return new Date(at * 1000).toLocaleTimeString(currentLanguage(), { hour: '2-digit', minute: '2-digit' });
 }
 
 export function sheetLink(code) {
@@ -410,15 +554,15 @@ export function sheetLink(code) {
 
 function share(s) {
   const rows = [];
-  if (s.codes.edit) rows.push(['edit', 'For the table (can enter and correct deals)', s.codes.edit]);
-  if (s.codes.view) rows.push(['view', 'For onlookers (can only watch)', s.codes.view]);
+  if (s.codes.edit) rows.push(['edit', TEXT.forTable, s.codes.edit]);
+  if (s.codes.view) rows.push(['view', TEXT.forOnlookers, s.codes.view]);
   return [
     h('ul', { class: 'list sheet-links', dataset: { key: 'links' } }, rows.map(([kind, label, code]) => h('li', { dataset: { link: kind } },
       h('p', { class: 'small' }, label),
       h('input', { readonly: true, value: sheetLink(code), 'aria-label': label }),
-      h('button', { type: 'button', class: 'small', dataset: { copy: sheetLink(code) } }, 'Copy link')))),
+      h('button', { type: 'button', class: 'small', dataset: { copy: sheetLink(code) } }, TEXT.copyLink)))),
     h('p', { class: 'item-actions', dataset: { key: 'export' } },
-      h('a', { id: 'sheet-csv', class: 'button small', href: `/sheets/${encodeURIComponent(s.code)}.csv`, download: 'klaverjas-sheet.csv' }, 'Download CSV'),
-      h('a', { id: 'sheet-print', class: 'button small', href: `/sheets/${encodeURIComponent(s.code)}/print`, target: '_blank', rel: 'noopener' }, 'Printable page')),
+      h('a', { id: 'sheet-csv', class: 'button small', href: `/sheets/${encodeURIComponent(s.code)}.csv`, download: 'klaverjas-sheet.csv' }, TEXT.downloadCsv),
+      h('a', { id: 'sheet-print', class: 'button small', href: `/sheets/${encodeURIComponent(s.code)}/print`, target: '_blank', rel: 'noopener' }, TEXT.printable)),
   ];
 }

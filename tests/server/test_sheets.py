@@ -71,6 +71,9 @@ async def test_two_editors_and_a_viewer_share_one_sheet(harness: Harness) -> Non
     )  # fmt: skip
     assert (sheet["dealer"], sheet["leader"], sheet["game"]["totals"]) == (2, 3, [100, 82])
     assert frames[0]["change"]["text"] == "Deal 1: Wij 100, Zij 82"
+    assert frames[0]["change"]["what"] == {
+        "kind": "deal", "game": None, "deal": 1, "score": [100, 82], "nat": False, "pit": False,
+    }  # fmt: skip
     assert frames[0]["change"]["by"] == "bob"
     # the viewer may not change it, and nothing changes
     refused = await eve.request(deal(codes["view"], 2), "error")
@@ -84,6 +87,11 @@ async def test_two_editors_and_a_viewer_share_one_sheet(harness: Harness) -> Non
     assert undone["sheet"]["game"]["deals"][0]["score"] == [100, 82]
     assert undone["change"]["text"] == "Undone: Deal 1 corrected: Wij 70, Zij 112"
     assert undone["sheet"]["redo"] == "Deal 1 corrected: Wij 70, Zij 112"
+    corrected = {"kind": "edit", "game": None, "deal": 1, "score": [70, 112], "nat": False,
+                 "pit": False}  # fmt: skip
+    assert undone["change"]["what"] == {"kind": "undo", "change": corrected}
+    assert undone["sheet"]["redo_what"] == corrected
+    assert undone["sheet"]["undo_what"] == {**corrected, "kind": "deal", "score": [100, 82]}
 
 
 async def test_entries_at_the_same_moment_one_wins_the_other_is_refused(harness: Harness) -> None:
@@ -248,6 +256,7 @@ async def test_redo_continue_new_game_and_the_dealer_reach_the_viewer(harness: H
         assert seen["change"]["text"] == text, seen
     assert (seen["sheet"]["dealer"], seen["sheet"]["leader"]) == (0, 1)
     assert seen["sheet"]["undo"] == "Dealer corrected: Wij 1 deals next"
+    assert seen["sheet"]["undo_what"] == {"kind": "dealer", "seat": 0, "name": "Wij 1"}
     assert seen["sheet"]["redo"] is None
     # a game to 1500 is not over yet; make it end, play on, then start again
     refused = await bob.request({"type": "sheet_continue", "code": edit, "version": version},
@@ -265,12 +274,14 @@ async def test_redo_continue_new_game_and_the_dealer_reach_the_viewer(harness: H
     version += 1
     seen = await update(eve, version)
     assert seen["change"]["text"] == "Game 1 played on to 3000"
+    assert seen["change"]["what"] == {"kind": "continue", "game": 1, "to": 3000}
     game = seen["sheet"]["game"]
     assert (game["over"], game["end_value"], game["continued"]) == (False, 3000, 1)
     await bob.send({"type": "sheet_new_game", "code": edit, "version": version})
     version += 1
     seen = await update(eve, version)
     assert seen["change"]["text"] == "Game 2 started"
+    assert seen["change"]["what"] == {"kind": "new_game", "game": 2}
     sheet = seen["sheet"]
     assert sheet["game"]["number"] == 2 and sheet["game"]["deals"] == []
     (first,) = sheet["games"]
@@ -293,6 +304,9 @@ async def test_redo_continue_new_game_and_the_dealer_reach_the_viewer(harness: H
     version += 1
     seen = await update(eve, version)
     assert seen["change"]["text"] == "Game 1, deal 2 deleted (Wij 62, Zij 100)"
+    assert seen["change"]["what"] == {
+        "kind": "delete", "game": 1, "deal": 2, "score": [62, 100], "nat": False, "pit": False,
+    }  # fmt: skip
     assert [d["number"] for d in seen["sheet"]["games"][0]["deals"]] == [1, 2]
 
 
