@@ -10,6 +10,7 @@ import { cardView } from './cardview.js';
 import { todayUtc, untilMidnight } from './daily.js';
 import { fill, fillParts, plural } from './fill.js';
 import { currentLanguage, pluralCategory, strings } from './i18n.js';
+import { roomTitle } from './lobby.js';
 
 export const TRICKS = 8; // steps 0-7 are the tricks, step 8 the deal's result
 const POSITIONS = ['bottom', 'right', 'top', 'left'];
@@ -332,8 +333,8 @@ export function renderReview(app) {
   screen.dataset.deals = r.deals === null ? '' : String(r.deals);
   screen.dataset.trick = String(r.trick);
   body.setAttribute('aria-busy', String(!reply && !r.error));
-  const name = r.room?.name;
-  $('#review-match').textContent = name ? `${name}` : '';
+  const name = roomTitle(r.room);
+  $('#review-match').textContent = name;
   show($('#review-match'), Boolean(name));
 
   let content;
