@@ -7,8 +7,8 @@
 // translations are one file, `i18n/<code>.json`: `{ "lobby": { "join": "Meedoen" } }` (a
 // plural gives the forms its language needs: Intl.PluralRules' categories).
 // The static page marks its words with `data-t` (text), `data-t-label` (aria-label),
-// `data-t-title` (title) and `data-t-placeholder`, each naming a key of namespace `page`;
-// the page itself holds the English.
+// `data-t-title` (title), `data-t-placeholder` and `data-t-word` (`data-word`, words the
+// stylesheet shows), each naming a key of namespace `page`; the page holds the English.
 //
 // The language: `?lang=xx` in the address, else the one chosen here before (kept on this
 // device), else the first of the browser's languages we have, else English.  Choosing
@@ -24,7 +24,9 @@ export const LANGUAGES = {
 };
 
 const LANGUAGE_KEY = 'klaverjas.language';
-const ATTRIBUTES = { t: null, tLabel: 'aria-label', tTitle: 'title', tPlaceholder: 'placeholder' };
+const ATTRIBUTES = {
+  t: null, tLabel: 'aria-label', tTitle: 'title', tPlaceholder: 'placeholder', tWord: 'data-word',
+};
 
 const english = {}; // namespace -> the English table, as declared
 let language = 'en';
@@ -88,7 +90,7 @@ export function chooseLanguage(code) {
 /** The page's static words: English read off the page, then shown in `language`. */
 function translatePage() {
   const page = {};
-  for (const element of document.querySelectorAll('[data-t],[data-t-label],[data-t-title],[data-t-placeholder]')) {
+  for (const element of document.querySelectorAll('[data-t],[data-t-label],[data-t-title],[data-t-placeholder],[data-t-word]')) {
     for (const [data, attribute] of Object.entries(ATTRIBUTES)) {
       const key = element.dataset[data];
       if (!key) continue;

@@ -465,7 +465,7 @@ function historyRow(line) {
   h('td', { class: ['result', outcome] }, resultWords(line)),
   h('td', { class: 'num score', dataset: { us, them } },
     line.score ? `${us} – ${them}` : h('span', { class: 'muted', title: TEXT.hiddenTitle }, TEXT.hidden)),
-  h('td', { class: ['num rating-change', line.rating_change > 0 && 'up', line.rating_change < 0 && 'down', 'diff'] },
+  h('td', { class: ['num rating-change', line.rating_change > 0 && 'up', line.rating_change < 0 && 'down', 'diff'], dataset: { word: TEXT.colRating } },
     line.rated ? signed(line.rating_change) : h('span', { class: 'muted', title: TEXT.notRated }, '–')),
   h('td', { class: 'links' },
     line.record
