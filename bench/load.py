@@ -8,6 +8,7 @@ Usage::
     python bench/load.py --spawn --nodes 2 --tables 500    # two nodes: PostgreSQL and Redis
     python bench/load.py --spawn --nodes 1 --database-url postgresql://postgres@127.0.0.1/test
     python bench/load.py ws://127.0.0.1:8765/ ws://127.0.0.1:8766/ --tables 100   # a cluster
+    python bench/load.py --solo --tables 10,25,50,100   # solo games vs strong CPUs: bench/solo.py
 
 Method
 ------
@@ -105,7 +106,7 @@ from collections import Counter
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, TypeVar
 from urllib.parse import urlparse
 
 from websockets.asyncio.client import ClientConnection, connect
@@ -751,19 +752,32 @@ def raise_fd_limit(needed: int) -> int:
 # -- one run --------------------------------------------------------------------------
 
 
-async def _lag_monitor(stats: Stats, period: float = 0.01) -> None:
+async def _lag_monitor(lag: list[tuple[float, float]], period: float = 0.01) -> None:
+    """Append ``(when, how late)`` of a ``period`` sleep to ``lag``, forever."""
     while True:
         start = perf()
         await asyncio.sleep(period)
         now = perf()
-        stats.lag.append((now, now - start - period))
+        lag.append((now, now - start - period))
+
+
+class _Unit(Protocol):
+    """What :func:`_in_batches` sets up: a table here, a solo game in ``bench/solo.py``."""
+
+    index: int
+
+    async def close(self) -> None: ...
+
+
+U = TypeVar("U", bound=_Unit)
 
 
 async def _in_batches(
-    tables: list[Table], size: int, step: Callable[[Table], Awaitable[None]], stats: Stats
-) -> list[Table]:
-    """Run ``step`` on every table, ``size`` tables at a time; the tables that made it."""
-    alive: list[Table] = []
+    tables: list[U], size: int, step: Callable[[U], Awaitable[None]], stats: Any
+) -> list[U]:
+    """Run ``step`` on every table, ``size`` tables at a time; the tables that made it
+    (``stats.setup_failures`` counts the others)."""
+    alive: list[U] = []
     for i in range(0, len(tables), size):
         batch = tables[i : i + size]
         results = await asyncio.gather(*(step(t) for t in batch), return_exceptions=True)
@@ -813,7 +827,7 @@ async def run_once(cfg: Config) -> dict[str, Any]:
         gc.collect()
         gc.freeze()
         gc.disable()
-        monitor = asyncio.create_task(_lag_monitor(stats))
+        monitor = asyncio.create_task(_lag_monitor(stats.lag))
         await asyncio.sleep(cfg.warmup)
         before = await server.metrics()
         t0, cpu0, own0, box0 = perf(), server.cpu_seconds(), time.process_time(), machine_cpu()
@@ -1195,6 +1209,11 @@ async def main_async(args: argparse.Namespace, counts: list[int]) -> list[dict[s
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if "--solo" in argv:  # solo games against strong CPUs: bench/solo.py
+        import solo
+
+        return solo.main([arg for arg in argv if arg != "--solo"])
     args, counts = parse_args(argv)
     limit = raise_fd_limit(4 * max(counts) + 1024)
     if limit < 4 * max(counts) + 64:
