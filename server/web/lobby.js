@@ -55,8 +55,8 @@ const RULES = strings('lobby.rules', {
   summary: '{level} CPUs · {rules} · {length}', // New game's choice: "Strong CPUs · Amsterdam · 16 deals"
   custom: '{variant}, own rules', // New game's choice when the rules are no preset's
   targetPoints: 'to {n} points', // New game's choice: the match ends at this many points
-  soloName: '{nickname}’s game', // the name of a solo game's table
-  tableName: '{nickname}’s table', // the name of a table its owner did not name
+  soloName: '{nickname}\'s game', // the name of a solo game's table
+  unnamedTable: '{nickname}\'s table', // the name of a table its owner did not name
   dailyName: 'Daily game {day}', // the name of a daily game's table (day: YYYY-MM-DD)
   tableName: '{format}, round {round}, table {table}', // a tournament table: "Quick tournament, round 1, table 2"
 });
@@ -198,7 +198,7 @@ export function roomTitle(room, tournaments = []) {
   if (room.mode === 'solo' && room.owner_nickname) return fill(RULES.soloName, { nickname: room.owner_nickname });
   if (room.mode === 'daily' && room.day) return fill(RULES.dailyName, { day: room.day });
   if (room.owner_nickname && room.name === `${room.owner_nickname}'s table`) {
-    return fill(RULES.tableName, { nickname: room.owner_nickname }); // the server's default name
+    return fill(RULES.unnamedTable, { nickname: room.owner_nickname }); // the server's default name
   }
   return room.name;
 }

@@ -17,8 +17,10 @@ const TEXT = strings('widgets', {
   nextLabel: 'Next {n}', // the pager's button, read out: the next 20 rows
   profile: '{name}: profile', // a player's name's tooltip: it opens their profile
   accepted: 'Who accepted the rematch',
-  hasAccepted: 'accepted', // read out after a player's name: they accepted the rematch
-  notYet: 'has not accepted yet', // read out after a player's name
+  hasAccepted: '{name} accepted', // read out: a player accepted the rematch
+  notYet: '{name} has not accepted yet', // read out: a player has not accepted the rematch yet
+  youAccepted: 'You accepted', // read out: you accepted the rematch
+  youNotYet: 'You have not accepted yet', // read out: you have not accepted the rematch yet
 });
 
 // "‹ Previous · 21–40 of 57 · Next ›" over a list shown `page` rows at a time; its buttons
@@ -54,6 +56,8 @@ export function rematchPlayers(r, room, me) {
   return h('ul', { class: 'rematch-players', 'aria-label': TEXT.accepted },
     [...r.accepted.map((id) => [id, true]), ...r.waiting.map((id) => [id, false])].map(([id, yes]) => h('li', {
       class: ['chip', yes ? 'you' : 'empty'], dataset: { playerId: id, accepted: String(yes), key: id },
-    }, h('span', { 'aria-hidden': 'true' }, yes ? '✓ ' : '… '), rematchName(room, id, me),
-    h('span', { class: 'sr-only' }, ' ', yes ? TEXT.hasAccepted : TEXT.notYet))));
+    }, h('span', { 'aria-hidden': 'true' }, yes ? '✓ ' : '… ', rematchName(room, id, me)),
+    h('span', { class: 'sr-only' }, id === me
+      ? (yes ? TEXT.youAccepted : TEXT.youNotYet)
+      : fill(yes ? TEXT.hasAccepted : TEXT.notYet, { name: rematchName(room, id, me) })))));
 }
