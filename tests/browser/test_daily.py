@@ -102,9 +102,9 @@ async def test_new_game_is_one_click_and_remembers_the_rules(site: Site, open_ta
 
     await expect(dialog).to_be_hidden()
     await expect(tab.table).to_be_visible()
+    await expect(tab.table).not_to_have_attribute("data-room-id", first)  # a new table
     await expect(tab.table).to_have_attribute("data-status", "playing")
     room_id = await tab.room_id()
-    assert room_id != first
     await expect(page.locator(".seat .badge-cpu")).to_have_count(3)
     await expect(page.locator('.seat[data-level="heuristic"]')).to_have_count(3)
     await expect(page.locator('.seat[data-pos="bottom"] .badge-you')).to_be_visible()
