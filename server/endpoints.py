@@ -99,7 +99,7 @@ class Endpoints:
                 return refusal(HTTPStatus(status), err.code, err.message)
         if path.startswith("/sheets/"):
             address = client_address(connection, self.trust_forwarded)
-            return await self.sheet_export(path.removeprefix("/sheets/"), address)
+            return await self.sheet_export(path.removeprefix("/sheets/"), address, request.path)
         return response(HTTPStatus.NOT_FOUND, b"not found\n", "text/plain")
 
     def _origin_refused(self, request: Request) -> Response | None:
@@ -113,16 +113,21 @@ class Endpoints:
             return None
         return response(HTTPStatus.FORBIDDEN, b"this origin may not connect\n", "text/plain")
 
-    async def sheet_export(self, rest: str, address: str) -> Response:
-        """``<code>.csv`` (every deal) or ``<code>/print`` (a page to print) of a score sheet,
-        by either of its codes; never cached (the code is a secret, the sheet goes on).  A
-        wrong code counts toward ``address``'s wrong attempts, as over the websocket."""
+    async def sheet_export(self, rest: str, address: str, target: str) -> Response:
+        """``<code>.csv`` (every deal) or ``<code>/print[?lang=xx]`` (a page to print, in the
+        page's language) of a score sheet, by either of its codes; never cached (the code is a
+        secret, the sheet goes on).  A wrong code counts toward ``address``'s wrong attempts,
+        as over the websocket."""
         if rest.endswith(".csv"):
             code, kind = rest.removesuffix(".csv"), "csv"
         else:
             code, kind = rest.removesuffix("/print"), "print" if rest.endswith("/print") else ""
         if not kind or not 4 <= len(code) <= 32:
             return response(HTTPStatus.NOT_FOUND, b"not found\n", "text/plain")
+        try:
+            language = _query(target, {"lang"} if kind == "print" else set()).get("lang", "en")
+        except Refused as err:
+            return refusal(HTTPStatus.BAD_REQUEST, err.code, err.message)
         try:
             sheet = await self.attempts.coded(address, self.sheets.read(code))
         except Refused as err:
@@ -132,7 +137,7 @@ class Endpoints:
         if kind == "csv":
             body = export.to_csv(sheet).encode()
             return response(HTTPStatus.OK, body, "text/csv; charset=utf-8", cache="no-store")
-        body = export.to_html(sheet).encode()
+        body = export.to_html(sheet, language).encode()
         return response(
             HTTPStatus.OK, body, "text/html; charset=utf-8", cache="no-store", policy=PRINT_POLICY
         )

@@ -1,14 +1,49 @@
-"""A score sheet as CSV (one row a deal, every game) and as a printable HTML page: pure."""
+"""A score sheet as CSV (one row a deal, every game) and as a printable HTML page in the
+page's languages: pure (the words are read once, at import)."""
 
 from __future__ import annotations
 
 import csv
 import html
 import io
+import json
+from pathlib import Path
 
 from engine import EndKind
 
 from .sheet import Sheet
+
+# The print page's words: English here, the other languages in the web client's language
+# files (namespace ``print``), so that one file a language holds all its words.
+PRINT = {
+    "title": "Klaverjas score sheet: {a} and {b}",
+    "game": "Game {n}",
+    "to": "to {end}",
+    "endPoints": "{n} points",
+    "endDeals": "{n} deals",
+    "deal": "Deal",
+    "dealer": "Dealer",
+    "playing": "Playing",
+    "roem": "Roem {team}",
+    "total": "Total {team}",
+    "nat": "nat",
+    "pit": "pit",
+    "late": "after the end",
+    "unfinished": "not finished",
+    "won": "{team} won",
+}
+LANGUAGES = Path(__file__).parents[1] / "web" / "i18n"
+
+
+def _load() -> dict[str, dict[str, str]]:
+    words = {"en": PRINT}
+    for path in sorted(LANGUAGES.glob("*.json")):
+        theirs = json.loads(path.read_text(encoding="utf-8")).get("print", {})
+        words[path.stem] = {key: theirs.get(key, english) for key, english in PRINT.items()}
+    return words
+
+
+WORDS = _load()
 
 
 def to_csv(sheet: Sheet) -> str:
@@ -31,45 +66,49 @@ def to_csv(sheet: Sheet) -> str:
     return out.getvalue()
 
 
-def to_html(sheet: Sheet) -> str:
-    """A page to print: each game's deals and totals, and who won (the sheet's winner:
-    :func:`engine.scoring.match_winner` after the deal that ended the game)."""
-    a, b = (html.escape(t) for t in sheet.teams)
+def to_html(sheet: Sheet, language: str = "en") -> str:
+    """A page to print in ``language`` (English for one we do not have): each game's deals
+    and totals, and who won (the sheet's winner: :func:`engine.scoring.match_winner` after
+    the deal that ended the game)."""
+    language = language if language in WORDS else "en"
+    words = WORDS[language]
+
+    def say(key: str, **values: object) -> str:  # a template filled, all of it escaped
+        return html.escape(words[key].format(**values))
+
+    a, b = sheet.teams
     parts = [
-        "<!doctype html><html lang=en><meta charset=utf-8>",
-        f"<title>Klaverjas score sheet: {a} and {b}</title>",
+        f"<!doctype html><html lang={language}><meta charset=utf-8>",
+        f"<title>{say('title', a=a, b=b)}</title>",
         "<style>body{font:14px system-ui,sans-serif;margin:2em}table{border-collapse:collapse;"
         "margin:1em 0}th,td{border:1px solid #999;padding:.25em .6em;text-align:right}"
         "th:first-child,td:first-child{text-align:left}tfoot td{font-weight:bold}"
         "@media print{body{margin:0}}</style>",
-        f"<h1>{a} &ndash; {b}</h1>",
+        f"<h1>{html.escape(a)} &ndash; {html.escape(b)}</h1>",
     ]
     for game in sheet.games:
         winner = sheet.winner(game)  # engine.scoring's, at the deal that ended the game
-        unit = "points" if sheet.rules.end is EndKind.TARGET else "deals"
-        end = f"{sheet.end_value(game)} {unit}"
-        parts.append(f"<h2>Game {game.number} <small>(to {end})</small></h2>")
-        parts.append(
-            f"<table><thead><tr><th>Deal</th><th>Dealer</th><th>Playing</th><th>{a}</th>"
-            f"<th>{b}</th><th>Roem {a}</th><th>Roem {b}</th><th></th><th>Total {a}</th>"
-            f"<th>Total {b}</th></tr></thead><tbody>"
-        )
+        unit = "endPoints" if sheet.rules.end is EndKind.TARGET else "endDeals"
+        end = words[unit].format(n=sheet.end_value(game))
+        parts.append(f"<h2>{say('game', n=game.number)} <small>({say('to', end=end)})</small></h2>")
+        cells = [
+            say("deal"), say("dealer"), say("playing"), html.escape(a), html.escape(b),
+            say("roem", team=a), say("roem", team=b), "",
+            say("total", team=a), say("total", team=b),
+        ]  # fmt: skip
+        head = "".join(f"<th>{cell}</th>" for cell in cells)
+        parts.append(f"<table><thead><tr>{head}</tr></thead><tbody>")
         for d in game.deals:
             late = game.ended is not None and d.number > game.ended
-            marks = " ".join(
-                mark
-                for mark, on in (
-                    ("nat", d.result.nat), ("pit", d.deal.pit is not None), ("after the end", late),
-                )
-                if on
-            )  # fmt: skip
+            marks = (("nat", d.result.nat), ("pit", d.deal.pit is not None), ("late", late))
             parts.append(
                 f"<tr><td>{d.number}</td><td>{html.escape(sheet.seat_name(d.dealer))}</td>"
                 f"<td>{html.escape(sheet.teams[d.deal.playing])}</td><td>{d.result.score[0]}</td>"
                 f"<td>{d.result.score[1]}</td><td>{d.deal.roem[0]}</td><td>{d.deal.roem[1]}</td>"
-                f"<td>{marks}</td><td>{d.totals[0]}</td><td>{d.totals[1]}</td></tr>"
+                f"<td>{' '.join(say(mark) for mark, on in marks if on)}</td>"
+                f"<td>{d.totals[0]}</td><td>{d.totals[1]}</td></tr>"
             )
-        result = "not finished" if winner is None else f"{html.escape(sheet.teams[winner])} won"
+        result = say("unfinished") if winner is None else say("won", team=sheet.teams[winner])
         parts.append(
             f"</tbody><tfoot><tr><td colspan=8>{result}</td><td>{game.totals[0]}</td>"
             f"<td>{game.totals[1]}</td></tr></tfoot></table>"

@@ -552,6 +552,12 @@ export function sheetLink(code) {
   return `${window.location.origin}/?sheet=${encodeURIComponent(code)}`;
 }
 
+// The page to print, in the page's language (English needs no parameter).
+function printLink(code) {
+  const lang = currentLanguage();
+  return `/sheets/${encodeURIComponent(code)}/print${lang === 'en' ? '' : `?lang=${lang}`}`;
+}
+
 function share(s) {
   const rows = [];
   if (s.codes.edit) rows.push(['edit', TEXT.forTable, s.codes.edit]);
@@ -563,6 +569,6 @@ function share(s) {
       h('button', { type: 'button', class: 'small', dataset: { copy: sheetLink(code) } }, TEXT.copyLink)))),
     h('p', { class: 'item-actions', dataset: { key: 'export' } },
       h('a', { id: 'sheet-csv', class: 'button small', href: `/sheets/${encodeURIComponent(s.code)}.csv`, download: 'klaverjas-sheet.csv' }, TEXT.downloadCsv),
-      h('a', { id: 'sheet-print', class: 'button small', href: `/sheets/${encodeURIComponent(s.code)}/print`, target: '_blank', rel: 'noopener' }, TEXT.printable)),
+      h('a', { id: 'sheet-print', class: 'button small', href: printLink(s.code), target: '_blank', rel: 'noopener' }, TEXT.printable)),
   ];
 }

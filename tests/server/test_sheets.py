@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from typing import Any
 
 import pytest
 
 from client import GameClient
+from server.sheet import export
 from server.sheet.actor import IDLE_SECONDS
 from server.sheet.sheets import CODES_CACHED
 from tests.server.conftest import Harness, running_harness, sync
@@ -193,6 +195,14 @@ async def test_the_exports(harness: Harness) -> None:
     assert status == 200 and kind.startswith("text/html")
     text = page.decode()
     assert "Wij" in text and "316" in text and codes["edit"] not in text
+    assert "<html lang=en>" in text and "<th>Dealer</th>" in text and "Game 1" in text
+    status, page, _ = await harness.http_get(f"/sheets/{codes['edit']}/print?lang=nl")
+    assert status == 200 and "<html lang=nl>" in page.decode() and "Partij 1" in page.decode()
+    assert "<th>Deler</th>" in page.decode() and "Game 1" not in page.decode()
+    status, page, _ = await harness.http_get(f"/sheets/{codes['edit']}/print?lang=xx")
+    assert status == 200 and "<html lang=en>" in page.decode()  # one we do not have: English
+    status, body, _ = await harness.http_get(f"/sheets/{codes['edit']}/print?color=red")
+    assert status == 400 and json.loads(body)["error"] == "invalid_field"
     assert (await harness.http_get("/sheets/NOSUCHCODE.csv"))[0] == 404
     snapshot = json.dumps(await open_sheet(ann, codes["view"]))
     assert codes["edit"] not in snapshot  # a view link never learns the edit code
@@ -388,3 +398,16 @@ async def test_the_codes_looked_up_are_kept_within_a_bound(harness: Harness) -> 
     first = made[0]["codes"]["edit"]
     assert codes.get(first) is None  # let go, and still opens its sheet
     assert (await open_sheet(bob, first))["role"] == "edit"
+
+
+def test_the_print_page_has_every_word_in_every_language() -> None:
+    """The print page's words (``export.PRINT``) in each of the page's language files, with
+    the same slots."""
+    slots = re.compile(r"\{(\w+)\}")
+    files = sorted(export.LANGUAGES.glob("*.json"))
+    assert len(files) >= 5
+    for path in files:
+        words = json.loads(path.read_text(encoding="utf-8"))["print"]
+        assert set(words) == set(export.PRINT), path.name
+        for key, english in export.PRINT.items():
+            assert set(slots.findall(words[key])) == set(slots.findall(english)), (path.name, key)
