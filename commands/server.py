@@ -4,7 +4,9 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 from server.tournament.state import FORMATS, REPEATS
@@ -18,7 +20,6 @@ def unwrap(err: Exception) -> str:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    import asyncio
     import gc
     import signal
 
@@ -57,12 +58,26 @@ def cmd_serve(args: argparse.Namespace) -> int:
         await stop.wait()
         await server.stop()
 
-    asyncio.run(run())
+    with asyncio.Runner(loop_factory=loop_factory(settings.loop)) as runner:
+        runner.run(run())
     return 0
 
 
+def loop_factory(name: str) -> Callable[[], asyncio.AbstractEventLoop] | None:
+    """The event loop ``klaverjas serve`` runs on: asyncio's own (None), or uvloop's when
+    ``KLAVERJAS_LOOP=uvloop`` and it is installed."""
+    if name == "asyncio":
+        return None
+    if name != "uvloop":
+        raise UsageError(f"KLAVERJAS_LOOP={name!r}: give asyncio or uvloop")
+    try:
+        import uvloop
+    except ImportError:
+        raise UsageError("KLAVERJAS_LOOP=uvloop, but uvloop is not installed") from None
+    return uvloop.new_event_loop
+
+
 def cmd_tournament_schedule(args: argparse.Namespace) -> int:
-    import asyncio
     import time
     from datetime import UTC, datetime
 
