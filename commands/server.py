@@ -4,12 +4,16 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 from server.tournament.state import FORMATS, REPEATS
 
 from .errors import UsageError, port
+
+LOOPS = ("auto", "asyncio", "uvloop")  # KLAVERJAS_LOOP: auto is uvloop when it is installed
 
 
 def unwrap(err: Exception) -> str:
@@ -18,7 +22,6 @@ def unwrap(err: Exception) -> str:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    import asyncio
     import gc
     import signal
 
@@ -57,12 +60,28 @@ def cmd_serve(args: argparse.Namespace) -> int:
         await stop.wait()
         await server.stop()
 
-    asyncio.run(run())
+    with asyncio.Runner(loop_factory=loop_factory(settings.loop)) as runner:
+        runner.run(run())
     return 0
 
 
+def loop_factory(name: str) -> Callable[[], asyncio.AbstractEventLoop] | None:
+    """The event loop ``klaverjas serve`` runs on (``KLAVERJAS_LOOP``): uvloop's when it is
+    installed and the setting is ``auto`` or ``uvloop``, else asyncio's own (None)."""
+    if name not in LOOPS:
+        raise UsageError(f"KLAVERJAS_LOOP={name!r}: give {', '.join(LOOPS[:-1])} or {LOOPS[-1]}")
+    if name == "asyncio":
+        return None
+    try:
+        import uvloop
+    except ImportError:
+        if name == "uvloop":
+            raise UsageError("KLAVERJAS_LOOP=uvloop, but uvloop is not installed") from None
+        return None
+    return uvloop.new_event_loop
+
+
 def cmd_tournament_schedule(args: argparse.Namespace) -> int:
-    import asyncio
     import time
     from datetime import UTC, datetime
 

@@ -1,18 +1,21 @@
 """The server's commands run as processes: ``klaverjas tournament schedule`` says what it
 scheduled and where, and refuses a start in the past, a time it cannot read, or a database
 that is not there or not a database (it never makes one the server would not see);
-``serve`` refuses a bad port, a database in a folder that does not exist and a file that is
-no database.  Each mistake is one line and exit code 2."""
+``serve`` refuses a bad port, a database in a folder that does not exist, a file that is
+no database and an event loop it does not know.  Each mistake is one line and exit code 2;
+``serve`` runs on uvloop when asked (and it is installed)."""
 
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from commands.server import loop_factory
 from server.config import Settings
 from server.store.factory import open_store
 from tests.commands import scheduled_id
@@ -22,8 +25,10 @@ from tests.engine.test_cli import one_line_error
 pytestmark = pytest.mark.server
 
 
-def klaverjas_in(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("KLAVERJAS_")}
+def klaverjas_in(
+    cwd: Path, *args: str, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("KLAVERJAS_")} | (env or {})
     env["PYTHONPATH"] = str(ROOT)
     return subprocess.run(
         [sys.executable, "-m", "commands", *args], cwd=cwd, env=env, capture_output=True,
@@ -99,3 +104,35 @@ def test_serve_refuses_a_database_it_cannot_make_or_open(tmp_path: Path) -> None
     notes.write_text("not a database\n")
     done = klaverjas_in(tmp_path, "serve", "--port", "0", "--db", str(notes))
     one_line_error(done, f"cannot open the database {notes}", "not a database")
+
+
+def test_serve_refuses_an_event_loop_it_does_not_know(tmp_path: Path) -> None:
+    env = {"KLAVERJAS_LOOP": "trio"}
+    one_line_error(
+        klaverjas_in(tmp_path, "serve", "--port", "0", env=env), "auto, asyncio or uvloop"
+    )
+
+
+def test_the_event_loop_is_uvloop_when_installed_unless_asyncio_is_asked_for() -> None:
+    assert loop_factory("asyncio") is None
+    try:
+        import uvloop
+    except ImportError:
+        assert loop_factory("auto") is None
+    else:
+        assert loop_factory("auto") is loop_factory("uvloop") is uvloop.new_event_loop
+
+
+def test_serve_runs_on_uvloop_when_asked(tmp_path: Path) -> None:
+    pytest.importorskip("uvloop")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("KLAVERJAS_")}
+    env.update(PYTHONPATH=str(ROOT), KLAVERJAS_LOOP="uvloop", KLAVERJAS_BOT_WORKERS="1")
+    serve = [sys.executable, "-m", "commands", "serve", "--port", "0"]
+    with subprocess.Popen(serve, cwd=tmp_path, env=env, stdout=subprocess.PIPE, text=True) as p:
+        try:
+            assert p.stdout is not None
+            assert p.stdout.readline().startswith("klaverjas serving on ws://127.0.0.1:")
+            p.send_signal(signal.SIGTERM)
+            assert p.wait(timeout=30) == 0
+        finally:
+            p.kill()
