@@ -13,8 +13,6 @@ from server.tournament.state import FORMATS, REPEATS
 
 from .errors import UsageError, port
 
-LOOPS = ("auto", "asyncio", "uvloop")  # KLAVERJAS_LOOP: auto is uvloop when it is installed
-
 
 def unwrap(err: Exception) -> str:
     """A store's refusal without what it was doing: "file is not a database"."""
@@ -66,18 +64,16 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def loop_factory(name: str) -> Callable[[], asyncio.AbstractEventLoop] | None:
-    """The event loop ``klaverjas serve`` runs on (``KLAVERJAS_LOOP``): uvloop's when it is
-    installed and the setting is ``auto`` or ``uvloop``, else asyncio's own (None)."""
-    if name not in LOOPS:
-        raise UsageError(f"KLAVERJAS_LOOP={name!r}: give {', '.join(LOOPS[:-1])} or {LOOPS[-1]}")
+    """The event loop ``klaverjas serve`` runs on: asyncio's own (None), or uvloop's when
+    ``KLAVERJAS_LOOP=uvloop`` and it is installed."""
     if name == "asyncio":
         return None
+    if name != "uvloop":
+        raise UsageError(f"KLAVERJAS_LOOP={name!r}: give asyncio or uvloop")
     try:
         import uvloop
     except ImportError:
-        if name == "uvloop":
-            raise UsageError("KLAVERJAS_LOOP=uvloop, but uvloop is not installed") from None
-        return None
+        raise UsageError("KLAVERJAS_LOOP=uvloop, but uvloop is not installed") from None
     return uvloop.new_event_loop
 
 

@@ -47,7 +47,7 @@ class Settings:
     ping_interval: float = 20.0  # seconds between WebSocket keepalive pings
     ping_timeout: float = 20.0  # seconds a ping may go unanswered before closing (1011)
     log_level: str = "info"
-    loop: str = "auto"  # the event loop of serve: auto (uvloop if installed), asyncio, uvloop
+    loop: str = "asyncio"  # the event loop of `klaverjas serve`: asyncio, or uvloop (installed)
     quick_when_full: bool = True  # keep one "start when full" Quick tournament open
     tournament_poll: float = 5.0  # seconds between looks for newly scheduled tournaments
     bot_workers: int = field(default_factory=_spare_cores)  # processes searching for CPUs

@@ -15,7 +15,6 @@ from pathlib import Path
 
 import pytest
 
-from commands.server import loop_factory
 from server.config import Settings
 from server.store.factory import open_store
 from tests.commands import scheduled_id
@@ -108,19 +107,7 @@ def test_serve_refuses_a_database_it_cannot_make_or_open(tmp_path: Path) -> None
 
 def test_serve_refuses_an_event_loop_it_does_not_know(tmp_path: Path) -> None:
     env = {"KLAVERJAS_LOOP": "trio"}
-    one_line_error(
-        klaverjas_in(tmp_path, "serve", "--port", "0", env=env), "auto, asyncio or uvloop"
-    )
-
-
-def test_the_event_loop_is_uvloop_when_installed_unless_asyncio_is_asked_for() -> None:
-    assert loop_factory("asyncio") is None
-    try:
-        import uvloop
-    except ImportError:
-        assert loop_factory("auto") is None
-    else:
-        assert loop_factory("auto") is loop_factory("uvloop") is uvloop.new_event_loop
+    one_line_error(klaverjas_in(tmp_path, "serve", "--port", "0", env=env), "asyncio or uvloop")
 
 
 def test_serve_runs_on_uvloop_when_asked(tmp_path: Path) -> None:
