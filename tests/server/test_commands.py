@@ -111,7 +111,7 @@ def test_serve_refuses_an_event_loop_it_does_not_know(tmp_path: Path) -> None:
 
 
 def test_serve_runs_on_uvloop_when_asked(tmp_path: Path) -> None:
-    pytest.importorskip("uvloop")
+    # (uvloop is a dependency: this runs everywhere but Windows)
     env = {k: v for k, v in os.environ.items() if not k.startswith("KLAVERJAS_")}
     env.update(PYTHONPATH=str(ROOT), KLAVERJAS_LOOP="uvloop", KLAVERJAS_BOT_WORKERS="1")
     serve = [sys.executable, "-m", "commands", "serve", "--port", "0"]
