@@ -179,21 +179,26 @@ class Pending:
 # -- clients and tables ---------------------------------------------------------------
 
 
-class Player(GameClient):
-    """A :class:`GameClient` that reports every update to its table as it is read.
+class Reporter(GameClient):
+    """A :class:`GameClient` that hands every snapshot, update and error to its owner as it
+    is read (:meth:`on_state`, :meth:`on_error`); ``stats`` counts its bugs and disconnects.
 
-    Frames go to the ``frames`` queue (for ``request``/``next``) only while the table is
-    being set up; during play nobody reads that queue, so nothing accumulates.
+    Frames go to the ``frames`` queue (for ``request``/``next``) only while a table is being
+    set up; during play nobody reads that queue, so nothing accumulates.
     """
 
-    def __init__(self, ws: ClientConnection, table: Table, index: int) -> None:
-        self.table = table
-        self.index = index
+    def __init__(self, ws: ClientConnection, stats: Any) -> None:
+        self.stats = stats
         self.queueing = True
         super().__init__(ws)
 
+    def on_state(self, frame: dict[str, Any], state: TableState, now: float) -> None:
+        """A snapshot or update, absorbed into ``state``, read at ``now``."""
+
+    def on_error(self, frame: dict[str, Any]) -> None:
+        """An error frame."""
+
     async def _read(self) -> None:
-        table = self.table
         try:
             async for raw in self.ws:
                 now = perf()
@@ -205,25 +210,40 @@ class Player(GameClient):
                     if state is None:
                         state = self.tables[room_id] = TableState(room_id)
                     state.absorb(frame)
-                    if kind == "update":
-                        table.on_update(self, frame, state, now)
+                    self.on_state(frame, state, now)
                 elif kind == "error":
-                    self.errors.append(frame)
-                    table.on_error(self, frame)
+                    self.on_error(frame)
                 if self.queueing:
                     self.frames.put_nowait(frame)
         except ConnectionClosed:
             pass
         except Exception:
-            table.stats.client_bugs += 1
+            self.stats.client_bugs += 1
             traceback.print_exc()
-        if not table.stats.stopping:
-            table.stats.disconnects[str(self.ws.close_code)] += 1
+        if not self.stats.stopping:
+            self.stats.disconnects[str(self.ws.close_code)] += 1
 
     def frames_off(self) -> None:
         self.queueing = False
         while not self.frames.empty():
             self.frames.get_nowait()
+
+
+class Player(Reporter):
+    """One of a table's four players: its updates and errors go to the table."""
+
+    def __init__(self, ws: ClientConnection, table: Table, index: int) -> None:
+        self.table = table
+        self.index = index
+        super().__init__(ws, table.stats)
+
+    def on_state(self, frame: dict[str, Any], state: TableState, now: float) -> None:
+        if frame["type"] == "update":
+            self.table.on_update(self, frame, state, now)
+
+    def on_error(self, frame: dict[str, Any]) -> None:
+        self.errors.append(frame)
+        self.table.on_error(self, frame)
 
 
 class Table:
@@ -398,7 +418,7 @@ def _expect(frame: dict[str, Any], kind: str) -> dict[str, Any]:
     return frame
 
 
-async def _snapshot(player: Player, message: dict[str, Any]) -> dict[str, Any]:
+async def _snapshot(player: Reporter, message: dict[str, Any]) -> dict[str, Any]:
     """Send a set-up request until its snapshot comes (again after ``room_unavailable``)."""
     while True:
         frame = await player.request(message, "snapshot", SETUP_TIMEOUT)

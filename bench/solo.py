@@ -84,7 +84,7 @@ from load import _fmt, _ms, _pct, _quantile, perf
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-from client import GameClient, TableState
+from client import TableState
 from server.config import Settings
 
 HUMAN = 0  # the human's seat in a solo game
@@ -129,40 +129,18 @@ class Stats:
     stopping: bool = False
 
 
-class Human(GameClient):
-    """A :class:`GameClient` that hands every snapshot, update and error to its game as it
-    is read; frames are queued (for ``request``) only while a game is being started."""
+class Human(load.Reporter):
+    """The one human of a solo game: its snapshots, updates and errors go to the game."""
 
     def __init__(self, ws: ClientConnection, game: Solo) -> None:
         self.game = game
-        self.queueing = True
-        super().__init__(ws)
+        super().__init__(ws, game.stats)
 
-    async def _read(self) -> None:
-        game = self.game
-        try:
-            async for raw in self.ws:
-                now = perf()
-                frame = json.loads(raw)
-                kind = frame["type"]
-                if kind in ("snapshot", "update"):
-                    room_id = frame["room_id"]
-                    state = self.tables.get(room_id)
-                    if state is None:
-                        state = self.tables[room_id] = TableState(room_id)
-                    state.absorb(frame)
-                    game.on_frame(frame, state, now)
-                elif kind == "error":
-                    game.on_error(frame)
-                if self.queueing:
-                    self.frames.put_nowait(frame)
-        except ConnectionClosed:
-            pass
-        except Exception:
-            game.stats.client_bugs += 1
-            traceback.print_exc()
-        if not game.stats.stopping:
-            game.stats.disconnects[str(self.ws.close_code)] += 1
+    def on_state(self, frame: dict[str, Any], state: TableState, now: float) -> None:
+        self.game.on_frame(frame, state, now)
+
+    def on_error(self, frame: dict[str, Any]) -> None:
+        self.game.on_error(frame)
 
 
 class Solo:
@@ -206,10 +184,8 @@ class Solo:
             "type": "new_game", "level": self.cfg.level, "rules": {"deals": self.cfg.deals},
             "move_seconds": self.cfg.move_seconds,
         }  # fmt: skip
-        await load._snapshot(self.human, message)  # type: ignore[arg-type]
-        self.human.queueing = False
-        while not self.human.frames.empty():
-            self.human.frames.get_nowait()
+        await load._snapshot(self.human, message)
+        self.human.frames_off()
         self.stats.games += 1
 
     def on_frame(self, frame: dict[str, Any], state: TableState, now: float) -> None:
