@@ -31,6 +31,7 @@ from server.store.base import BOARD_MIN_MATCHES
 from tests.server.bots_hold import hold
 from tests.server.conftest import Harness, play_until, running_harness, sync
 
+CARD = re.compile(r"^[2-9TJQKA][cdhs]$")
 pytestmark = pytest.mark.server
 
 DOC = Path(__file__).resolve().parents[2] / "client_protocol.md"
@@ -197,7 +198,12 @@ async def captured(h: Harness, tmp_path: Path) -> Shapes:
     table = ann.tables[room_id]
     await play_until([ann, bob], room_id, lambda: len(table.hand) < 8)  # cards are played
     await ann.request({"type": "resume", "room_id": room_id, "version": 0}, "snapshot")
-    await play_until([ann], room_id, lambda: table.turn == 1)
+    bobs = bob.tables[room_id]
+
+    def bob_to_play_a_card() -> bool:  # (claimed roem: a take-or-leave hint names no card)
+        return bobs.turn == 1 and bool(bobs.legal) and all(CARD.match(a) for a in bobs.legal)
+
+    await play_until([ann, bob], room_id, bob_to_play_a_card)
     await bob.request({"type": "hint", "room_id": room_id, "ref": "h"}, "hint")
     await ann.request({"type": "act", "room_id": room_id, "action": "Jh", "ref": "a"}, "error")
     again = await GameClient.connect(h.url)  # bob on a second connection: his seat listed
