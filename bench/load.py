@@ -264,6 +264,7 @@ class Table:
         self.interval = 1.0 / cfg.rate
         self.next_slot = 0.0
         self.task: asyncio.Task[None] | None = None
+        self.finished: asyncio.Event | None = None  # set once a finishing match has ended
 
     # -- set-up ------------------------------------------------------------------------
 
@@ -373,6 +374,9 @@ class Table:
                 self.wake.clear()
                 if self.stats.stopping:
                     return
+                if self.over and self.finished is not None:
+                    self.finished.set()
+                    return
                 if self.over:
                     await self._rematch()
                     continue
@@ -401,6 +405,16 @@ class Table:
         except Exception:
             self.stats.client_bugs += 1
             traceback.print_exc()
+
+    def finish(self) -> asyncio.Event:
+        """Play the match to its end at once, with no new one after it; the event is set
+        when it has ended (bench/memory.py: the rooms end before memory is read)."""
+        self.finished = asyncio.Event()
+        self.interval, self.next_slot = 0.0, perf()
+        if self.task is None or self.task.done():
+            self.finished.set()
+        self.wake.set()
+        return self.finished
 
     async def close(self) -> None:
         if self.task is not None:
@@ -906,6 +920,7 @@ async def run_once(cfg: Config) -> dict[str, Any]:
             "count": len(latencies),
         },
         "server_latency_ms": _histogram(before, after, "klaverjas_action_latency_seconds"),
+        "gc_pauses": _gc_pauses(before, after),
         "server_cpu_pct": _pct(server.total(cpu0), server.total(cpu1), window),
         "generator_cpu_pct": _pct(own0, own1, window),
         "machine": _machine(box0, box1),
@@ -1062,9 +1077,38 @@ def _histogram(before: dict[str, float], after: dict[str, float], name: str) -> 
     figures: dict[str, Any] = {"count": int(count)}
     for label, q in (("p50_le", 0.5), ("p99_le", 0.99)):
         bound = next((le for le, n in buckets if count and n >= q * count), None)
-        figures[label] = None if bound is None else "+Inf" if math.isinf(bound) else bound * 1000
+        figures[label] = _le_ms(bound)
     total = _delta(before, after, name + "_sum")
     figures["mean"] = round(1000 * total / count, 3) if total is not None and count else None
+    return figures
+
+
+def _le_ms(bound: float | None) -> float | str | None:
+    """A histogram's bucket bound in ms."""
+    return None if bound is None else "+Inf" if math.isinf(bound) else bound * 1000
+
+
+def _gc_pauses(before: dict[str, float], after: dict[str, float]) -> dict[str, Any]:
+    """The server's garbage collections over the window by generation: how many, their
+    total and the bucket bound of the longest, in ms (all nodes together)."""
+    name = "klaverjas_gc_pause_seconds"
+    figures = {}
+    for generation in "012":
+        label = f'generation="{generation}"'
+        count = _delta(before, after, f"{name}_count{{{label}}}")
+        total = _delta(before, after, f"{name}_sum{{{label}}}")
+        prefix = f'{name}_bucket{{{label},le="'
+        bounds = sorted(
+            (float(key[len(prefix) : -2]), after[key] - before.get(key, 0.0))
+            for key in after
+            if key.startswith(prefix)
+        )
+        longest = next((le for le, n in bounds if count and n >= count), None)
+        figures[generation] = {
+            "count": None if count is None else int(count),
+            "total_ms": None if total is None else round(1000 * total, 1),
+            "max_le_ms": _le_ms(longest),
+        }
     return figures
 
 
@@ -1094,6 +1138,12 @@ def print_run(r: dict[str, Any]) -> None:
         f" (generator loop lag p99 {_fmt(lag['p99'])} ms, max {_fmt(lag['max'])} ms);"
         f" machine {_fmt(box['busy_pct'], '%')} busy of {box['cores']} cores,"
         f" steal {_fmt(box['steal_pct'], '%')}",
+        "   GC pauses      "
+        + "; ".join(
+            f"gen {g}: {_fmt(f['count'])} taking {_fmt(f['total_ms'])} ms, each <= "
+            f"{_fmt(f['max_le_ms'])} ms"
+            for g, f in r["gc_pauses"].items()
+        ),
         f"   server RSS MiB idle {mib('idle')}, seated {mib('seated')}, started"
         f" {mib('started')}, end {mib('end')}, peak {mib('peak')}, after close"
         f" {mib('after_close')}",

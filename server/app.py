@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Callable
 
 from websockets.asyncio.server import Server as WsServer
 from websockets.asyncio.server import ServerConnection, serve
@@ -65,8 +66,9 @@ class Server:
         self.router: Router = self.cluster or Router()
         journal = Journal(store, self._fenced, self._behind)
         self.bots = Bots(
-            settings.bot_workers, settings.bot_queue, settings.bot_budget, self.metrics
-        )  # this node's own pool of search processes
+            settings.bot_workers, settings.bot_queue, settings.bot_budget, self.metrics,
+            settings.cpu_delay,
+        )  # this node's own pool of search processes  # fmt: skip
         ports = Ports(
             settings, clock, journal, self.router, self.events, self.identity.nicknames,
             self.metrics, self.bots, lambda day: closes_at(day, settings.daily_grace),
@@ -105,6 +107,7 @@ class Server:
         self.connections = Connections(settings.max_per_address, settings.max_connections)
         self._stopped = False
         self._poller: asyncio.Task[None] | None = None
+        self._unwatch_gc: Callable[[], None] | None = None  # the timing of collections
 
     @property
     def port(self) -> int:
@@ -146,6 +149,7 @@ class Server:
             ping_interval=self.settings.ping_interval,
             ping_timeout=self.settings.ping_timeout,
         )
+        self._unwatch_gc = self.metrics.watch_gc()
         log.info("server_started", port=self.port, resumed=len(self.router.actors))
 
     async def stop(self) -> None:
@@ -174,6 +178,8 @@ class Server:
                 log.warning("connections_not_closed", open=len(self.clients))
         await self.bots.close()  # the actors are stopped: no search is waited for
         await self.store.close()
+        if self._unwatch_gc is not None:
+            self._unwatch_gc()
         log.info("server_stopped")
 
     async def _poll_tournaments(self) -> None:

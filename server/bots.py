@@ -8,6 +8,14 @@ at most ``workers + queue`` searches at a time: beyond that it is *saturated*, a
 is decided by ``heuristic`` at once (counted as a fallback) while a hint is refused with
 :data:`BOTS_BUSY` (our condition, with a retry hint: no strike).
 
+A move's search must also be *expected in time*: a free worker always takes it, but one
+that would queue is only taken when the searches before it and itself are expected to end
+within ``within`` seconds (the CPU delay, which runs meanwhile).  The expectation is a
+running mean of the workers' seconds by the position's size (cards in hand, cards on the
+table), learned as they answer: an opening lead costs a hundred times an endgame card, so
+a count of searches says little about the wait.  The workers run at a lower priority
+(:data:`NICE`) than the server, so searching never delays a human's move.
+
 A move asked with ``wait`` (the daily game's: everyone's CPUs must decide alike, so a move
 is never played by another policy) is not decided by ``heuristic`` when the pool is full:
 it waits for a place, and takes the first that frees, before any other search.  Each room
@@ -30,6 +38,7 @@ import asyncio
 import collections
 import concurrent.futures
 import multiprocessing
+import os
 import random
 import threading
 import time
@@ -52,6 +61,13 @@ if TYPE_CHECKING:
 BOTS_BUSY = "bots_busy"
 INLINE = frozenset({"random", HEURISTIC})  # cheap enough for the event loop
 RETRY_AFTER = 1.0  # seconds a refused hint should wait
+NICE = 10  # the workers' niceness above the server's: the event loop comes first
+LEARN = 0.2  # the weight of a new measure in a kind of search's running mean of seconds
+UNKNOWN = 0.1  # seconds expected of a kind of search not measured yet
+
+Kind = tuple[str | int, ...]  # searches that cost alike (see :func:`size`)
+Job = Callable[..., tuple[Any, float]]  # a pure function run in a worker, and its seconds
+OTHER: Kind = ("other",)
 
 
 # -- what runs in a worker (pure functions of their arguments) ---------------------------
@@ -82,6 +98,16 @@ def review(record: dict[str, Any], number: int, seat: int | None) -> tuple[dict[
     return review_deal(record, number, seat), time.perf_counter() - started
 
 
+def _lower_priority() -> None:
+    """A worker's initializer: below the server, so the event loop is never kept waiting."""
+    os.nice(NICE)
+
+
+def size(view: View) -> Kind:
+    """What a search of ``view`` costs most by: the phase, cards in hand, cards played."""
+    return view.phase.value, len(view.hand), len(view.trick)
+
+
 def fallback(view: View, seed: str) -> str:
     """What ``heuristic`` plays here: when the pool is full, or a search failed."""
     return str(HeuristicPolicy().act(view, random.Random(seed)))
@@ -93,13 +119,17 @@ def fallback(view: View, seed: str) -> str:
 class Bots:
     """The bounded worker pool, handed to rooms through :class:`~server.ports.Ports`."""
 
-    def __init__(self, workers: int, queue: int, budget: int, metrics: Metrics) -> None:
+    def __init__(
+        self, workers: int, queue: int, budget: int, metrics: Metrics, within: float = 0.0
+    ) -> None:
         self.workers = max(1, workers)
         self.capacity = self.workers + max(0, queue)
         self.budget = budget
         self.metrics = metrics
+        self.within = within  # seconds a move's search may wait and run (the CPU delay)
         self._pool: concurrent.futures.ProcessPoolExecutor | None = None
-        self._running: set[asyncio.Future[Any]] = set()
+        self._running: dict[asyncio.Future[Any], Expected] = {}  # in the order handed over
+        self._seconds: dict[Kind, float] = {}  # a kind of search's running mean
         self._waiting: collections.deque[Waiting] = collections.deque()  # for a place
         self._lock = threading.Lock()  # jobs are handed to the pool from threads
         self._closed = False
@@ -114,10 +144,13 @@ class Bots:
             return _done(decide(level, view, seed, self.budget)[0])
         if self.budget < 1:  # searching is turned off: strong plays as heuristic
             return _done(fallback(view, seed))
-        searched = self.submit(decide, level, view, seed, self.budget)
+        kind = ("move", *size(view))
+        searched = None
+        if wait or self._in_time(self._expect(kind)):
+            searched = self.submit(decide, level, view, seed, self.budget, kind=kind)
         if searched is None and wait and not self._closed:
             self.metrics.bot_waits.inc()
-            searched = self._wait(decide, level, view, seed, self.budget)
+            searched = self._wait(kind, decide, level, view, seed, self.budget)
         if searched is None:
             self.metrics.bot_fallbacks.labels("move").inc()
             return _done(fallback(view, seed))
@@ -129,7 +162,7 @@ class Bots:
         self.metrics.bot_searches.labels(STRONG, "hint").inc()
         if self.budget < 1:
             raise Unavailable(BOTS_BUSY, "hints are turned off on this server", RETRY_AFTER)
-        searched = self.submit(advise, view, seed, self.budget)
+        searched = self.submit(advise, view, seed, self.budget, kind=("hint", *size(view)))
         if searched is None:
             self.metrics.bot_fallbacks.labels("hint").inc()
             raise Unavailable(
@@ -137,25 +170,44 @@ class Bots:
             )
         return _first(searched)
 
-    def submit(self, fn: Callable[..., tuple[Any, float]], *args: Any) -> asyncio.Future | None:
+    def submit(self, fn: Job, *args: Any, kind: Kind = OTHER) -> asyncio.Future | None:
         """``fn(*args)`` in a worker, as a future of its ``(answer, seconds)``; None when
-        ``capacity`` searches are already running or queued, or searches wait for a place."""
+        ``capacity`` searches are already running or queued, or searches wait for a place.
+        ``kind`` names what the search costs alike (see :func:`size`)."""
         self._admit()
         if self._closed or self._waiting or len(self._live()) >= self.capacity:
             return None
-        return self._start(fn, *args)
+        return self._start(kind, fn, *args)
 
-    def _start(self, fn: Callable[..., tuple[Any, float]], *args: Any) -> asyncio.Future:
+    def _in_time(self, seconds: float) -> bool:
+        """Whether a search of ``seconds`` is expected to end within :attr:`within`: at
+        once on a free worker, else after an equal share of what is ahead of it (those
+        already running less the time they have run).  With no time to keep (a CPU delay
+        of 0) searches queue as far as the count allows."""
+        live = self._live()
+        if self.within <= 0 or len(live) < self.workers:
+            return True
+        now = time.monotonic()
+        ahead = sum(
+            max(0.0, e.seconds - (now - e.since)) if i < self.workers else e.seconds
+            for i, e in enumerate(live.values())
+        )  # the pool runs its jobs in the order handed over
+        return ahead / self.workers + seconds <= self.within
+
+    def _expect(self, kind: Kind) -> float:
+        return self._seconds.get(kind, UNKNOWN)
+
+    def _start(self, kind: Kind, fn: Job, *args: Any) -> asyncio.Future:
         task = asyncio.ensure_future(self._search(fn, *args))
-        self._running.add(task)
-        task.add_done_callback(self._measure)
+        self._running[task] = Expected(self._expect(kind), time.monotonic())
+        task.add_done_callback(lambda done: self._measure(kind, done))
         task.add_done_callback(lambda _: self._admit())
         return task
 
-    def _wait(self, fn: Callable[..., tuple[Any, float]], *args: Any) -> asyncio.Future:
+    def _wait(self, kind: Kind, fn: Job, *args: Any) -> asyncio.Future:
         """``fn(*args)`` once a place frees (before any other search), as :meth:`submit`'s
         future; cancelling it before then takes it out of the line."""
-        waiting = Waiting(fn, args, asyncio.get_running_loop().create_future())
+        waiting = Waiting(kind, fn, args, asyncio.get_running_loop().create_future())
         self._waiting.append(waiting)
         return waiting.answer
 
@@ -164,9 +216,9 @@ class Bots:
         while self._waiting and not self._closed and len(self._live()) < self.capacity:
             waiting = self._waiting.popleft()
             if not waiting.answer.done():  # (a cancelled one leaves the line)
-                _chain(self._start(waiting.fn, *waiting.args), waiting.answer)
+                _chain(self._start(waiting.kind, waiting.fn, *waiting.args), waiting.answer)
 
-    async def _search(self, fn: Callable[..., tuple[Any, float]], *args: Any) -> Any:
+    async def _search(self, fn: Job, *args: Any) -> Any:
         # Handing a job to the pool may start the forkserver and spawn a worker, which
         # takes far longer than the event loop may wait: it happens in a thread.
         job = await asyncio.to_thread(self._hand_over, fn, *args)
@@ -181,13 +233,18 @@ class Bots:
                 self._pool = None
                 return self._executor().submit(fn, *args)
 
-    def _live(self) -> set[asyncio.Future[Any]]:
-        self._running = {task for task in self._running if not task.done()}
+    def _live(self) -> dict[asyncio.Future[Any], Expected]:
+        """The searches handed over and not done, in the order handed over."""
+        for task in [task for task in self._running if task.done()]:
+            del self._running[task]
         return self._running
 
-    def _measure(self, future: asyncio.Future[tuple[Any, float]]) -> None:
+    def _measure(self, kind: Kind, future: asyncio.Future[tuple[Any, float]]) -> None:
         if not future.cancelled() and future.exception() is None:
-            self.metrics.bot_seconds.observe(future.result()[1])
+            seconds = future.result()[1]
+            self.metrics.bot_seconds.observe(seconds)
+            known = self._seconds.get(kind)
+            self._seconds[kind] = seconds if known is None else known + LEARN * (seconds - known)
 
     def _executor(self) -> concurrent.futures.ProcessPoolExecutor:
         if self._closed:
@@ -195,7 +252,9 @@ class Bots:
         if self._pool is None:
             context = multiprocessing.get_context("forkserver")
             context.set_forkserver_preload(["engine.policies", "engine.review", "server.bots"])
-            self._pool = concurrent.futures.ProcessPoolExecutor(self.workers, context)
+            self._pool = concurrent.futures.ProcessPoolExecutor(
+                self.workers, context, initializer=_lower_priority
+            )
         return self._pool
 
     async def close(self) -> None:
@@ -215,7 +274,7 @@ class Bots:
         """A deal of a finished match solved for ``seat`` (:func:`review`);
         :class:`Unavailable` when the pool is full."""
         self.metrics.bot_searches.labels(STRONG, "review").inc()
-        searched = self.submit(review, record, number, seat)
+        searched = self.submit(review, record, number, seat, kind=("review",))
         if searched is None:
             self.metrics.bot_fallbacks.labels("review").inc()
             raise Unavailable(BOTS_BUSY, "the server is busy thinking: ask again", RETRY_AFTER)
@@ -223,10 +282,19 @@ class Bots:
 
 
 @dataclass(frozen=True, slots=True)
+class Expected:
+    """A search handed to the pool: the seconds expected of it, and since when."""
+
+    seconds: float
+    since: float
+
+
+@dataclass(frozen=True, slots=True)
 class Waiting:
     """A search waiting for a place in the pool, and the future of its answer."""
 
-    fn: Callable[..., tuple[Any, float]]
+    kind: Kind
+    fn: Job
     args: tuple[Any, ...]
     answer: asyncio.Future[Any]
 

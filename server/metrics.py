@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+import gc
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 
 
@@ -38,8 +44,8 @@ class Metrics:
         )
         self.bot_fallbacks = Counter(
             "klaverjas_bot_fallbacks",
-            "Searches not run because the worker pool was full (a move played by heuristic, "
-            "a hint refused)",
+            "Searches not run because the worker pool was full, or a move's would not have "
+            "ended within the CPU delay (a move played by heuristic, a hint refused)",
             ["purpose"],
             registry=r,
         )
@@ -54,6 +60,37 @@ class Metrics:
             "Searches running or queued in the worker pool, or waiting for a place",
             registry=r,
         )
+
+        self.blocks = Gauge(
+            "klaverjas_python_blocks",
+            "Memory blocks the interpreter holds (a heap measure: unlike RSS it falls as soon"
+            " as objects are freed)",
+            registry=r,
+        )
+        self.blocks.set_function(sys.getallocatedblocks)
+        self.gc_pauses = Histogram(
+            "klaverjas_gc_pause_seconds",
+            "Garbage collections of this process by generation, each the time it held the loop",
+            ["generation"],
+            buckets=(0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 1.0),
+            registry=r,
+        )
+
+    def watch_gc(self) -> Callable[[], None]:
+        """Time every collection of the garbage collector from now; returns the function
+        that stops timing them."""
+        pauses = [self.gc_pauses.labels(str(generation)) for generation in range(3)]
+        started = 0.0
+
+        def timed(phase: str, info: dict[str, Any]) -> None:
+            nonlocal started
+            if phase == "start":
+                started = time.perf_counter()
+            else:
+                pauses[info["generation"]].observe(time.perf_counter() - started)
+
+        gc.callbacks.append(timed)
+        return lambda: gc.callbacks.remove(timed)
 
     def render(self) -> bytes:
         return generate_latest(self.registry)

@@ -20,8 +20,9 @@ from client import GameClient
 from engine import Action, Match, Phase, Rules
 from engine.policies import StrongPolicy
 from engine.views import View, view
-from server.bots import decide, fallback
+from server.bots import Bots, decide, fallback
 from server.messages import ReplaceWithCpu
+from server.metrics import Metrics
 from server.table.actor import RoomActor
 from tests.server.bots_hold import hold
 from tests.server.conftest import (
@@ -164,6 +165,38 @@ async def test_a_saturated_pool_plays_heuristic_moves_and_refuses_hints(tmp_path
         ]
         for seen, seed, played in replay(record, {1, 2, 3}):
             assert fallback(seen, seed) == played  # heuristic, with the same seed
+
+
+async def test_a_move_not_expected_in_time_is_played_by_heuristic_at_once(
+    tmp_path: Path,
+) -> None:
+    """A move's search that would queue behind more than the CPU delay's worth of searches
+    (as the workers' answers taught the pool) is played by ``heuristic`` at once; one the
+    daily game asks waits; a free worker takes a search however long it is expected."""
+    metrics = Metrics()
+    bots = Bots(1, 4, BUDGET, metrics, within=0.5)
+    match = Match(Rules.from_dict(ONE_DEAL), 7, 0)
+    seen, seed = view(match, match.turn), "7/0"
+    searched = decide("strong", seen, seed, BUDGET)[0]
+    fallbacks = metrics.bot_fallbacks.labels("move")
+    try:
+        assert await bots.decide("strong", seen, seed) == searched  # a free worker: searched
+        slow, first, second = ("slow",), tmp_path / "first", tmp_path / "second"
+        job = bots.submit(hold, str(first), kind=slow)
+        await asyncio.sleep(0.6)  # the job holds its (running) worker at least this long
+        first.touch()
+        await job  # type: ignore[misc]
+        job = bots.submit(hold, str(second), kind=slow)  # expected to hold it 0.6 s more
+        late = bots.decide("strong", seen, seed)
+        assert late.done() and late.result() == fallback(seen, seed)
+        assert fallbacks._value.get() == 1
+        waits = bots.decide("strong", seen, seed, wait=True)  # the daily game's never falls back
+        assert not waits.done()
+        second.touch()
+        await job  # type: ignore[misc]
+        assert await waits == searched and fallbacks._value.get() == 1
+    finally:
+        await bots.close()
 
 
 async def test_a_budget_of_zero_turns_searching_off(tmp_path: Path) -> None:

@@ -422,6 +422,9 @@ async def test_health_and_metrics(harness: Harness) -> None:
         values["klaverjas_action_latency_seconds_count"]
         == values['klaverjas_actions_total{by="player"}']
     )
+    # the garbage collector's pauses, by generation (a match collects the youngest often)
+    young = values['klaverjas_gc_pause_seconds_count{generation="0"}']
+    assert young > 0 and values['klaverjas_gc_pause_seconds_sum{generation="0"}'] > 0
     status, _, _ = await harness.http_get("/nowhere")
     assert status == 404
 
