@@ -4,6 +4,7 @@ Usage::
 
     python bench/memory.py --tables 2000 --runs 10       # one server, ten runs back to back
     python bench/memory.py --tables 500 --runs 3 --duration 10
+    python bench/memory.py ws://127.0.0.1:8765/ --tables 100 --runs 1   # a running server
 
 Method
 ------
@@ -17,7 +18,9 @@ and settled (*idle*).  Then ``--runs`` runs, back to back against that one proce
 * every table then plays its match to the end at once and starts no other, every
   connection closes, and the bench waits until the server holds no room and no
   connection (``klaverjas_rooms`` and ``klaverjas_connections`` on ``/metrics`` are 0);
-* after ``--settle`` seconds the server's RSS (*after*) and its peak (``VmHWM``) are read,
+* after ``--settle`` seconds (15: the server looks at its load every 10 s and gives memory
+  back once it has halved, see ``server/tidy.py``) the server's RSS (*after*) and its peak
+  (``VmHWM``) are read,
   with ``klaverjas_python_blocks`` (the interpreter's allocated blocks: a heap measure that
   falls when objects are freed, whatever the allocator keeps).
 
@@ -118,7 +121,9 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
         seed=args.seed, compression=True, server_pids=(), spawn=True, nodes=1,
         database_url=None, redis_url=None, profile=None, profile_top=0, timeline=False,
     )  # fmt: skip
-    server = await load.Cluster.spawn(cfg)
+    if args.url:  # a running server (its pid from ``ss``), left running
+        cfg = replace(cfg, urls=(args.url,), spawn=False)
+    server = await load.Cluster.spawn(cfg) if cfg.spawn else load.Cluster.attach(cfg)
     cfg = replace(cfg, urls=server.urls)
     try:
         await asyncio.sleep(args.settle)
@@ -133,7 +138,8 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
         for n in range(args.runs):
             runs.append(await one_run(replace(cfg, seed=cfg.seed + n), server, n + 1))
     finally:
-        await server.stop()
+        if server.spawned:
+            await server.stop()
     return summary(idle, blocks, runs)
 
 
@@ -161,11 +167,13 @@ def summary(idle: int | None, blocks: float | None, runs: list[dict[str, Any]]) 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("url", nargs="?", help="a running server (default: spawn one)")
     parser.add_argument("--tables", type=int, default=2000, help="tables in each run")
     parser.add_argument("--runs", type=int, default=10, help="runs against the one server")
     parser.add_argument("--duration", type=float, default=20.0, help="seconds paced per run")
     parser.add_argument("--deals", type=int, default=2, help="deals per match")
-    parser.add_argument("--settle", type=float, default=2.0, help="seconds before reading RSS")
+    parser.add_argument("--settle", type=float, default=15.0,
+                        help="seconds before reading RSS (the server looks each 10 s)")  # fmt: skip
     parser.add_argument("--batch", type=int, default=50, help="tables set up at once")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)

@@ -30,7 +30,9 @@ from .events import Events
 from .journal import Journal
 from .limits import Connections, FailedAttempts
 from .lobby import Identity, Lobby
+from .lobby.identity import NICKNAMES_CACHED
 from .logs import log
+from .lru import Lru
 from .metrics import Metrics
 from .peer import CLOSE_POLICY, CLOSE_RESTART, CLOSE_TRY_LATER
 from .players.service import Players
@@ -44,6 +46,7 @@ from .store.factory import open_store
 from .table.rematch import Rematches
 from .table.room import PLAYING
 from .table.rooms import Rooms
+from .tidy import Tidy
 from .tournament.tournaments import Tournaments
 
 HARD_FRAME_LIMIT = 64 * 1024  # beyond this websockets closes with 1009; up to it, an error frame
@@ -59,7 +62,7 @@ class Server:
         self.metrics = Metrics()
         self.lobby = Lobby(clock.now)
         self.events = Events()
-        self.identity = Identity(store, {}, clock.wall)
+        self.identity = Identity(store, Lru(NICKNAMES_CACHED), clock.wall)
         self.cluster: ClusterRouter | None = None
         if settings.redis_url:  # a cluster: the nodes share out the live actors
             self.cluster = ClusterRouter(settings, store, self.lobby, self.identity.nicknames)
@@ -108,6 +111,10 @@ class Server:
         self._stopped = False
         self._poller: asyncio.Task[None] | None = None
         self._unwatch_gc: Callable[[], None] | None = None  # the timing of collections
+        self.tidy = Tidy(
+            lambda: len(self.clients) + len(self.router.actors), settings.tidy_every,
+            self.metrics.tidied,
+        )  # fmt: skip
 
     @property
     def port(self) -> int:
@@ -150,6 +157,7 @@ class Server:
             ping_timeout=self.settings.ping_timeout,
         )
         self._unwatch_gc = self.metrics.watch_gc()
+        self.tidy.start()
         log.info("server_started", port=self.port, resumed=len(self.router.actors))
 
     async def stop(self) -> None:
@@ -177,6 +185,7 @@ class Server:
             except TimeoutError:
                 log.warning("connections_not_closed", open=len(self.clients))
         await self.bots.close()  # the actors are stopped: no search is waited for
+        await self.tidy.stop()
         await self.store.close()
         if self._unwatch_gc is not None:
             self._unwatch_gc()

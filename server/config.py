@@ -39,6 +39,7 @@ class Settings:
     # open a websocket, comma-separated
     history: int = 40  # updates kept per room for resume (a deal: 32 cards and the trump)
     outbox: int = 256  # frames queued per connection before it is dropped
+    tidy_every: float = 10.0  # seconds between looks at the load, to give memory back
     rate: float = 20.0  # messages per second a connection may send
     burst: int = 40
     chat_rate: float = 1.0  # chat messages per second per player

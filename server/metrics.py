@@ -68,6 +68,11 @@ class Metrics:
             registry=r,
         )
         self.blocks.set_function(sys.getallocatedblocks)
+        self.tidied = Counter(
+            "klaverjas_memory_tidied",
+            "Times the load fell to half its peak and memory was collected and handed back",
+            registry=r,
+        )
         self.gc_pauses = Histogram(
             "klaverjas_gc_pause_seconds",
             "Garbage collections of this process by generation, each the time it held the loop",

@@ -32,7 +32,7 @@ import contextlib
 import json
 import random
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, MutableMapping
 from typing import TYPE_CHECKING, Any
 
 from redis.exceptions import RedisError
@@ -99,7 +99,7 @@ class ClusterRouter(Router):
     """The router of one node among several (see :class:`server.router.Router`)."""
 
     def __init__(
-        self, settings: Settings, store: Store, lobby: Lobby, names: dict[str, str]
+        self, settings: Settings, store: Store, lobby: Lobby, names: MutableMapping[str, str]
     ) -> None:
         super().__init__()
         self.store = store

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import MutableMapping
 
 from ..ids import hash_token, new_id, new_token
 from ..protocol import ProtocolError
@@ -13,6 +14,7 @@ from ..store.base import PlayerRow, Store
 from ..text import check_name
 
 NICKNAME_LENGTH = (2, 24)
+NICKNAMES_CACHED = 100_000  # players whose nicknames a server keeps at hand (seated: in use)
 _NICKNAME = re.compile(r"^[\w'.-]+( [\w'.-]+)*$")  # words of letters, digits, _ ' . -
 
 
@@ -38,7 +40,7 @@ def check_nickname(text: str) -> str:
 
 
 class Identity:
-    def __init__(self, store: Store, nicknames: dict[str, str], wall: object) -> None:
+    def __init__(self, store: Store, nicknames: MutableMapping[str, str], wall: object) -> None:
         self.store = store
         self.nicknames = nicknames
         self._wall = wall

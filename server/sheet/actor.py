@@ -130,7 +130,7 @@ class SheetActor(Actor):
         return update
 
     def summary(self) -> dict[str, Any]:
-        return self.sheet.summary(self.ports.names)  # type: ignore[arg-type]
+        return self.sheet.summary(self.ports.names)
 
     def history(self) -> list[dict[str, Any]]:
         return [self._named(item) for item in self.sheet.history]

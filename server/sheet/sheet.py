@@ -36,7 +36,7 @@ deleted, and its game's totals and end are worked out again.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -212,7 +212,7 @@ class Sheet:
             return False
         return extra_deal(self.rules.end, self.end_value(game), game.totals, len(game.deals))
 
-    def summary(self, names: dict[str, str] | None = None) -> dict[str, Any]:
+    def summary(self, names: Mapping[str, str] | None = None) -> dict[str, Any]:
         """The sheet as every phone shows it (without its history: see :attr:`history`)."""
         game, names = self.game, names or {}
         return {
@@ -243,7 +243,7 @@ class Sheet:
             "redo_what": self.undone[-1].what if self.undone else None,
         }
 
-    def _game(self, game: Game, names: dict[str, str]) -> dict[str, Any]:
+    def _game(self, game: Game, names: Mapping[str, str]) -> dict[str, Any]:
         return {
             "number": game.number,
             "deals": [{**d.to_dict(), "by": names.get(d.by, d.by)} for d in game.deals],

@@ -77,7 +77,7 @@ class Sheets:
             if row is None:
                 raise p.ProtocolError("bad_sheet_code", "no score sheet has that code")
             found = (row.id, "edit" if code == row.edit_code else "view")
-            self.codes.put(code, found)
+            self.codes[code] = found
         return found
 
     async def read(self, code: str) -> Sheet:

@@ -406,7 +406,7 @@ class RoomActor(Actor):
         return message
 
     def summary(self) -> dict[str, Any]:
-        summary = self.room.summary(self.ports.names)  # type: ignore[arg-type]
+        summary = self.room.summary(self.ports.names)
         if summary["pause"] is not None:
             summary["pause"]["until"] = self.pause_until
         return summary

@@ -56,6 +56,7 @@ not_seated not_your_turn.
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -198,7 +199,7 @@ class Room:
         turn = self.turn
         return None if turn is None else (turn, self.seats[turn].automatic)
 
-    def summary(self, nicknames: dict[str, str]) -> dict[str, Any]:
+    def summary(self, nicknames: Mapping[str, str]) -> dict[str, Any]:
         """What the lobby and the room's members see of the room (never any cards)."""
         return {
             "id": self.id,

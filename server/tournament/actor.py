@@ -114,7 +114,7 @@ class TournamentActor(Actor):
                 peer.send_text(frame)
 
     def summary(self) -> dict[str, Any]:
-        return self.t.summary(self.ports.names)  # type: ignore[arg-type]
+        return self.t.summary(self.ports.names)
 
     async def relist(self) -> None:
         """Listed in the lobby (its players hear of changes, not of a listing)."""

@@ -30,6 +30,7 @@ Transitions, in one table (command: entries written | refusals)::
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -84,7 +85,7 @@ def is_cpu(entrant: str) -> bool:
     return entrant.startswith(_CPU)
 
 
-def entrant_name(entrant: str, nicknames: dict[str, str]) -> str | None:
+def entrant_name(entrant: str, nicknames: Mapping[str, str]) -> str | None:
     """What an entrant is called: a player's nickname, or a CPU's own ("Bram (CPU, strong)")."""
     if is_cpu(entrant):
         return numbered_cpu(int(entrant.removeprefix(_CPU)))
@@ -252,7 +253,7 @@ class Tournament:
                 entry["left"] = left[entry["entrant"]]
         return out
 
-    def summary(self, nicknames: dict[str, str] | None = None) -> dict[str, Any]:
+    def summary(self, nicknames: Mapping[str, str] | None = None) -> dict[str, Any]:
         names = nicknames or {}
 
         def show(e: str) -> dict[str, Any]:

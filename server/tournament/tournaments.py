@@ -138,7 +138,7 @@ class Tournaments:
                 return
         if isinstance(m, p.TournamentWatch):
             final = await self._replay(key)
-            peer.send({"type": "tournament", "tournament": final.summary(self.ports.names)})  # type: ignore[arg-type]
+            peer.send({"type": "tournament", "tournament": final.summary(self.ports.names)})
             return
         raise TournamentError("registration_closed", f"the tournament is {row.status}")
 

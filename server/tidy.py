@@ -1,0 +1,86 @@
+"""Giving memory back once the load falls.
+
+CPython frees most objects the moment their last reference goes, but objects in reference
+cycles wait for the garbage collector: each closed connection leaves one (3.11's selector
+transport refers to itself through a bound method), and so does each rated match (the
+rating library's closures).  ``klaverjas serve`` raises the old generations' thresholds so
+that a busy server is never paused by a full collection, so those wait long.  And what is
+freed stays in the process: the C allocator keeps free pages for reuse.
+
+So every ``every`` seconds the server compares its load (connections plus the rooms and
+tournaments it runs) with the peak since it last tidied: once the load is at most half of
+that peak, it collects every generation (cheap by then: fewer objects are alive, and what
+start-up built is frozen) and asks the C allocator to return its free pages
+(``malloc_trim``, glibc only, in a thread).  A steady load never triggers it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ctypes
+import ctypes.util
+import gc
+import time
+from collections.abc import Callable
+from typing import Protocol
+
+from .logs import log
+
+
+class Counted(Protocol):
+    def inc(self) -> None: ...
+
+
+def _trimmer() -> Callable[[int], int] | None:
+    """glibc's ``malloc_trim``, or None where the C library has none (musl, macOS)."""
+    try:
+        return ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim
+    except (OSError, AttributeError):
+        return None
+
+
+_TRIM = _trimmer()
+
+
+class Tidy:
+    """Watches the load and tidies memory when it has halved (see the module docstring)."""
+
+    def __init__(self, load: Callable[[], int], every: float, tidied: Counted) -> None:
+        self.load = load
+        self.every = every
+        self.tidied = tidied
+        self.peak = 0
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._watch(), name="tidy")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
+
+    async def _watch(self) -> None:
+        while True:
+            await asyncio.sleep(self.every)
+            await self.check()
+
+    async def check(self) -> None:
+        """Tidy if the load has fallen to half of its peak since the last time."""
+        load = self.load()
+        self.peak = max(self.peak, load)
+        if self.peak and load <= self.peak // 2:
+            await self.tidy()
+            self.peak = load
+
+    async def tidy(self) -> None:
+        started = time.perf_counter()
+        freed = gc.collect()
+        collected = time.perf_counter() - started
+        if _TRIM is not None:
+            await asyncio.to_thread(_TRIM, 0)
+        self.tidied.inc()
+        log.info(
+            "memory_tidied", freed=freed, collect_ms=round(1000 * collected, 1),
+            load=self.load(), peak=self.peak,
+        )  # fmt: skip

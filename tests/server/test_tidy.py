@@ -1,0 +1,40 @@
+"""Memory is collected and handed back once the load halves, and not while it holds."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from tests.server.conftest import Harness, running_harness
+
+pytestmark = pytest.mark.server
+
+
+def tidied(h: Harness) -> float:
+    assert h.server is not None
+    return h.server.metrics.registry.get_sample_value("klaverjas_memory_tidied_total") or 0.0
+
+
+async def until(condition, seconds: float = 10.0) -> None:  # type: ignore[no-untyped-def]
+    async with asyncio.timeout(seconds):
+        while not condition():
+            await asyncio.sleep(0.02)
+
+
+async def test_memory_is_tidied_once_the_load_halves(tmp_path: Path) -> None:
+    async with running_harness(tmp_path, tidy_every=0.05) as h:
+        assert h.server is not None
+        clients = [await h.client(f"p{i}") for i in range(6)]
+        await until(lambda: h.server.tidy.peak >= 6)  # type: ignore[union-attr]
+        before = tidied(h)
+        await asyncio.sleep(0.3)  # a steady load: several looks, no tidying
+        assert tidied(h) == before
+        for client in clients[:4]:
+            await client.close()
+        await until(lambda: tidied(h) > before)
+        after = tidied(h)
+        assert h.server.tidy.peak == len(h.server.clients) + len(h.server.router.actors)
+        await asyncio.sleep(0.3)  # the load holds at its new level: no more tidying
+        assert tidied(h) == after
