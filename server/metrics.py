@@ -55,5 +55,18 @@ class Metrics:
             registry=r,
         )
 
+        self.crossed = Counter(
+            "klaverjas_cluster_forwarded",
+            "What this node sent another through Redis: commands of its connections for actors "
+            "there (command), frames for connections there (frame)",
+            ["what"],
+            registry=r,
+        )
+        self.remote_clients = Gauge(
+            "klaverjas_cluster_remote_clients",
+            "Connections to other nodes whose commands reach actors here",
+            registry=r,
+        )
+
     def render(self) -> bytes:
         return generate_latest(self.registry)
