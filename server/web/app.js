@@ -4,7 +4,7 @@
 // and redraw once per animation frame.
 
 import { $, show } from './dom.js';
-import { Connection, resumeMessages, serverUrl } from './protocol.js';
+import { Connection, resumeMessages, routePath, serverUrl } from './protocol.js';
 import {
   applyFrame, applyLobby, applyRematch, isOver, markResync, newLobby, newRoom, newerTournament,
   tournamentInfo,
@@ -164,6 +164,7 @@ function showStatus(state, detail = {}) {
 }
 
 function sayHello() {
+  app.welcomed = false; // (a moved connection is open already, but not identified)
   if (app.token) conn.send({ type: 'hello', token: app.token });
   else if (app.pendingNickname) conn.send({ type: 'hello', nickname: app.pendingNickname });
   else goScreen('hello');
@@ -302,6 +303,9 @@ function handleFrame(f, sent) {
     case 'rematch':
       onRematch(f);
       break;
+    case 'route':
+      onRoute(f);
+      break;
     case 'sheet':
       app.sheet = sheetSnapshot({ ...app.sheet, code: f.codes[f.role] }, f);
       if (app.screen !== 'scoresheet') openSheet();
@@ -312,6 +316,16 @@ function handleFrame(f, sent) {
     default:
       break; // pong, record
   }
+}
+
+// The room shown (or, away from a table, the tournament shown) runs on another server: move
+// there, so its updates need not cross between the servers (Connection.moveTo).
+function onRoute(f) {
+  const path = routePath(f);
+  const shown = f.room_id
+    ? f.room_id === app.current
+    : app.screen !== 'table' && f.tournament_id === app.currentTournament;
+  if (path && shown) conn.moveTo(serverUrl(window.location, path));
 }
 
 function onRoomFrame(f) {
