@@ -164,7 +164,6 @@ function showStatus(state, detail = {}) {
 }
 
 function sayHello() {
-  app.welcomed = false; // (a moved connection is open already, but not identified)
   if (app.token) conn.send({ type: 'hello', token: app.token });
   else if (app.pendingNickname) conn.send({ type: 'hello', nickname: app.pendingNickname });
   else goScreen('hello');
@@ -318,14 +317,14 @@ function handleFrame(f, sent) {
   }
 }
 
-// The room shown (or, away from a table, the tournament shown) runs on another server: move
-// there, so its updates need not cross between the servers (Connection.moveTo).
+// The room shown where we sit (or, away from a table, the tournament shown) runs on another
+// server: move there, so its updates need not cross between the servers (Connection.moveTo).
+// A spectator stays (it could not resume a private room there).
 function onRoute(f) {
   const path = routePath(f);
-  const shown = f.room_id
-    ? f.room_id === app.current
-    : app.screen !== 'table' && f.tournament_id === app.currentTournament;
-  if (path && shown) conn.moveTo(serverUrl(window.location, path));
+  const seated = f.room_id === app.current && app.rooms.get(f.room_id)?.seat != null;
+  const shown = f.room_id ? seated : app.screen !== 'table' && f.tournament_id === app.currentTournament;
+  if (path && shown && app.token) conn.moveTo(serverUrl(window.location, path), { type: 'hello', token: app.token });
 }
 
 function onRoomFrame(f) {

@@ -4,8 +4,8 @@
 // The connection knows nothing of rooms: on every `open` the app says hello, and on the
 // welcome sends `resumeMessages(...)`. Each sent message gets a `ref` so an `error` can be
 // traced back to the message that caused it. `moveTo` follows a `route` frame: a second
-// socket to the node's path takes over once open (the app says hello and resumes on it, so
-// the page never shows a reconnect); if it is lost later, reconnecting goes back to `/`.
+// socket to the node's path takes over once welcomed (the app resumes on it, so the page
+// never shows a reconnect); if it is lost later, reconnecting goes back to `/`.
 
 const BACKOFF = [0.5, 1, 2, 4, 8, 15]; // seconds before each reconnect attempt
 const PING_EVERY = 25_000; // ms: an application ping to notice a dead connection
@@ -95,10 +95,12 @@ export class Connection {
     ws.onerror = () => {}; // onclose follows and handles it
   }
 
-  // Move to another node's URL: the old socket serves until the new one is open, then the
-  // app says hello on the new one (onOpen) and the old one closes.
-  moveTo(url) {
-    if (!this.isOpen || url === this.url || this.moving) return;
+  // Move to another node's URL: a second socket says `hello` (the message given); the old
+  // one serves until the new one's `welcome`, which then goes to the app (onFrame: it
+  // resumes there) while the old one closes. Nothing is sent in between on the new one, so
+  // the app's commands after the welcome follow its resumes.
+  moveTo(url, hello) {
+    if (!this.isOpen || url === this.url || this.moving || !hello) return;
     let next;
     try {
       next = new WebSocket(url);
@@ -106,13 +108,27 @@ export class Connection {
       return;
     }
     this.moving = next;
-    next.onerror = () => {};
-    next.onclose = () => {
-      if (this.moving === next) this.moving = null; // that node did not answer: stay
-    };
-    next.onopen = () => {
+    const giveUp = () => {
+      if (this.moving !== next) return;
       this.moving = null;
+      next.close(); // that node did not answer, or refused: stay
+    };
+    next.onerror = () => {};
+    next.onclose = giveUp;
+    next.onopen = () => next.send(JSON.stringify({ ...hello, ref: `mv${++this.seq}` }));
+    next.onmessage = (event) => {
+      let frame;
+      try {
+        frame = JSON.parse(event.data);
+      } catch {
+        return;
+      }
+      if (frame?.type !== 'welcome') {
+        giveUp();
+        return;
+      }
       const old = this.ws;
+      this.moving = null;
       if (!old || this.stopped) {
         next.close();
         return;
@@ -120,10 +136,9 @@ export class Connection {
       this.ws = next;
       this.url = url;
       this.listen(next);
-      old.onmessage = null;
-      old.close();
       this.keepAlive();
-      this.h.onOpen?.();
+      old.close(); // (its last frames still come in; its close goes unnoticed)
+      this.h.onFrame(frame, null);
     };
   }
 
