@@ -1198,14 +1198,15 @@ def print_summary(results: list[dict[str, Any]]) -> None:
     print()
     print(
         f"{'tables':>6} {'conns':>6} {'act/s':>7} {'p50 ms':>7} {'p99 ms':>7} {'max ms':>7}"
-        f" {'srv CPU':>7} {'gen CPU':>7} {'RSS MiB':>8} {'KiB/cl':>7} {'errors':>6}"
+        f" {'srv CPU':>7} {'µs/act':>7} {'gen CPU':>7} {'RSS MiB':>8} {'KiB/cl':>7} {'errors':>6}"
     )
     for r in results:
         lat, end = r["latency_ms"], r["rss_kib"].get("end")
         print(
             f"{r['tables']:>6} {r['connections']:>6} {r['actions_per_s']:>7g}"
             f" {_fmt(lat['p50']):>7} {_fmt(lat['p99']):>7} {_fmt(lat['max']):>7}"
-            f" {_fmt(r['server_cpu_pct'], '%'):>7} {_fmt(r['generator_cpu_pct'], '%'):>7}"
+            f" {_fmt(r['server_cpu_pct'], '%'):>7} {_fmt(r['cpu_us_per_action']):>7}"
+            f" {_fmt(r['generator_cpu_pct'], '%'):>7}"
             f" {'-' if end is None else f'{end / 1024:.0f}':>8}"
             f" {_fmt(r['kib_per_client_seated']):>7} {r['error_count']:>6}"
         )
