@@ -6,6 +6,7 @@ Usage::
     python bench/load.py ws://127.0.0.1:8765/ --tables 100 --server-pid 1234
     python bench/load.py --spawn --tables 500 --server-profile /tmp/server.prof
     python bench/load.py --spawn --nodes 2 --tables 500    # two nodes: PostgreSQL and Redis
+    python bench/load.py --spawn --nodes 2 --tables 500 --no-route   # every update crossing
     python bench/load.py --spawn --nodes 1 --database-url postgresql://postgres@127.0.0.1/test
     python bench/load.py ws://127.0.0.1:8765/ ws://127.0.0.1:8766/ --tables 100   # a cluster
     python bench/load.py --solo --tables 10,25,50,100   # solo games vs strong CPUs: bench/solo.py
@@ -66,17 +67,25 @@ and prints the top functions by cumulative and by own time.
 Several nodes
 -------------
 Several URLs (a running cluster), or ``--spawn --nodes N``: client ``k`` of table ``t``
-connects to node ``(t + k) % N``, so with two nodes every table has two players on each
-and every update crosses from one node to the other.  Spawned nodes of one run share
+connects to node ``(t + k) % N``, so with two nodes every table has two players on each.
+Spawned nodes route (``KLAVERJAS_ROUTE=/n/{node}/``): a player seated at a room that runs
+on another node gets a ``route`` frame and moves there before the match starts (a new
+connection to the node the frame names, by the ``node`` of each URL's ``welcome``;
+``hello`` with its token, ``resume``; then the old connection closes), so all four play
+on the room's node and no update crosses Redis.  ``--no-route`` spawns nodes without it:
+every update of a table crosses from one node to the other, as before routing.  A running
+cluster routes if its nodes do (their ``welcome`` names them).  Spawned nodes of one run share
 PostgreSQL (``--database-url``, default ``postgresql://postgres@127.0.0.1:5432/test``) in a
 fresh schema ``load_<random>`` (``KLAVERJAS_DATABASE_SCHEMA``, created here before the
 nodes start and dropped with CASCADE after the run) and Redis (``--redis-url``, default
 ``redis://127.0.0.1:6379/0``) under a fresh ``KLAVERJAS_REDIS_PREFIX`` (its keys are
 deleted after the run); they are named ``node1``..``nodeN`` (``KLAVERJAS_NODE_ID``).
 ``--nodes 1 --database-url URL`` runs one node on the same storage, to compare with.
-Server CPU is the sum of the nodes' shares of a core, RSS the sum of theirs (so KiB per
-client is the sum of their growth over the connections), and the server-side latency
-histogram is summed over the nodes; ``nodes`` in the JSON has each node's own figures.
+Server CPU is the sum of the nodes' shares of a core (and CPU per action, actions per
+CPU-second, of all of them together), RSS the sum of theirs (so KiB per client is the sum
+of their growth over the connections), the server-side latency histogram and what crossed
+Redis (``klaverjas_cluster_forwarded_total``) are summed over the nodes; ``nodes`` in the
+JSON has each node's own figures.
 An error frame ``room_unavailable`` (the room is moving between nodes) counts as an error
 like any other, and the client tries its action again after 0.2 s.
 """
@@ -121,6 +130,7 @@ SETUP_TIMEOUT = 60.0  # seconds for one request while seating or starting a tabl
 RETRY_DELAY = 0.2  # seconds before trying again after ``room_unavailable``
 DEFAULT_DATABASE_URL = "postgresql://postgres@127.0.0.1:5432/test"
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
+ROUTE = "/n/{node}/"  # KLAVERJAS_ROUTE of spawned nodes (unless --no-route)
 perf = time.perf_counter
 
 
@@ -148,6 +158,7 @@ class Config:
     profile: str | None
     profile_top: int
     timeline: bool
+    route: bool = True  # follow ``route`` frames (and spawn nodes that send them)
 
 
 @dataclass
@@ -165,6 +176,7 @@ class Stats:
     rematches: int = 0
     setup_failures: int = 0
     client_bugs: int = 0
+    moves: int = 0  # players that followed a ``route`` frame to their room's node
     stopping: bool = False
 
 
@@ -190,6 +202,7 @@ class Reporter(GameClient):
     def __init__(self, ws: ClientConnection, stats: Any) -> None:
         self.stats = stats
         self.queueing = True
+        self.moving = False  # closed on purpose: it follows a ``route`` to another node
         super().__init__(ws)
 
     def on_state(self, frame: dict[str, Any], state: TableState, now: float) -> None:
@@ -220,7 +233,7 @@ class Reporter(GameClient):
         except Exception:
             self.stats.client_bugs += 1
             traceback.print_exc()
-        if not self.stats.stopping:
+        if not self.stats.stopping and not self.moving:
             self.stats.disconnects[str(self.ws.close_code)] += 1
 
     def frames_off(self) -> None:
@@ -232,9 +245,11 @@ class Reporter(GameClient):
 class Player(Reporter):
     """One of a table's four players: its updates and errors go to the table."""
 
-    def __init__(self, ws: ClientConnection, table: Table, index: int) -> None:
+    def __init__(self, ws: ClientConnection, table: Table, index: int, url: str) -> None:
         self.table = table
         self.index = index
+        self.url = url
+        self.node: str | None = None  # the node's id, when its welcome says (routing on)
         super().__init__(ws, table.stats)
 
     def on_state(self, frame: dict[str, Any], state: TableState, now: float) -> None:
@@ -249,10 +264,13 @@ class Player(Reporter):
 class Table:
     """Four players at one room, paced by one driver task."""
 
-    def __init__(self, index: int, cfg: Config, stats: Stats) -> None:
+    def __init__(
+        self, index: int, cfg: Config, stats: Stats, nodes: dict[str, str] | None = None
+    ) -> None:
         self.index = index
         self.cfg = cfg
         self.stats = stats
+        self.nodes = {} if nodes is None else nodes  # node id -> URL (shared by the tables)
         self.rng = random.Random(cfg.seed * 1_000_003 + index)
         self.players: list[Player] = []
         self.room_id = ""
@@ -268,22 +286,29 @@ class Table:
 
     # -- set-up ------------------------------------------------------------------------
 
+    async def _open(self, url: str, seat: int) -> Player:
+        ws = await connect(
+            url,
+            max_size=2**22,
+            compression="deflate" if self.cfg.compression else None,
+            ping_interval=None,  # like a browser: answer the server's pings, send none
+            open_timeout=SETUP_TIMEOUT,
+        )
+        return Player(ws, self, seat, url)
+
+    def _welcomed(self, player: Player, welcome: dict[str, Any]) -> None:
+        _expect(welcome, "welcome")
+        player.node = welcome.get("node")
+        if player.node is not None:
+            self.nodes.setdefault(player.node, player.url)
+
     async def connect(self) -> None:
-        compression = "deflate" if self.cfg.compression else None
         urls = self.cfg.urls
         for seat in range(4):
-            ws = await connect(
-                urls[(self.index + seat) % len(urls)],
-                max_size=2**22,
-                compression=compression,
-                ping_interval=None,  # like a browser: answer the server's pings, send none
-                open_timeout=SETUP_TIMEOUT,
-            )
-            self.players.append(Player(ws, self, seat))
+            self.players.append(await self._open(urls[(self.index + seat) % len(urls)], seat))
         async with asyncio.timeout(SETUP_TIMEOUT):
             for seat, player in enumerate(self.players):
-                welcome = await player.hello(f"load{self.index}s{seat}")
-                _expect(welcome, "welcome")
+                self._welcomed(player, await player.hello(f"load{self.index}s{seat}"))
 
     async def seat(self) -> None:
         """Create a room and fill it; the players' frame queues are on."""
@@ -303,6 +328,28 @@ class Table:
             for seat in (1, 2, 3):
                 message = {"type": "take_seat", "room_id": self.room_id, "seat": seat}
                 await _snapshot(self.players[seat], message)
+            if self.cfg.route:
+                for seat in (1, 2, 3):
+                    await self._follow_route(seat)
+
+    async def _follow_route(self, seat: int) -> None:
+        """A player on another node than the room's (whose welcome names it) gets a
+        ``route`` frame after its snapshot: it moves to that node and resumes there."""
+        player, owner = self.players[seat], self.players[0].node
+        if player.node is None or player.node == owner:
+            return
+        hint = await player.next("route", timeout=SETUP_TIMEOUT, room_id=self.room_id)
+        url = self.nodes.get(hint["node"])
+        if url is None:  # a node none of our URLs reaches: stay, forwarded
+            return
+        moved = await self._open(url, seat)
+        self._welcomed(moved, await moved.hello(token=player.token))
+        message = {"type": "resume", "room_id": self.room_id, "version": 0}
+        await _snapshot(moved, message)
+        self.players[seat] = moved
+        player.moving = True
+        await player.close()
+        self.stats.moves += 1
 
     async def start(self) -> None:
         """Everyone ready; the match starts and the driver begins pacing."""
@@ -587,8 +634,8 @@ class Storage:
             await conn.close()
         return storage
 
-    def env(self, node_id: str) -> dict[str, str]:
-        return {
+    def env(self, node_id: str, route: bool = True) -> dict[str, str]:
+        env = {
             **os.environ,
             "KLAVERJAS_DATABASE_URL": self.database_url,
             "KLAVERJAS_DATABASE_SCHEMA": self.schema,
@@ -596,6 +643,11 @@ class Storage:
             "KLAVERJAS_REDIS_PREFIX": self.prefix,
             "KLAVERJAS_NODE_ID": node_id,
         }
+        if route:
+            env["KLAVERJAS_ROUTE"] = ROUTE
+        else:
+            env.pop("KLAVERJAS_ROUTE", None)
+        return env
 
     async def drop(self) -> None:
         """Drop the schema and delete the prefix's Redis keys (warnings only on failure)."""
@@ -646,7 +698,7 @@ class Cluster:
                 profile = cfg.profile
                 if profile and cfg.nodes > 1:
                     profile = f"{profile}.{name}"
-                env = cluster.storage.env(name) if cluster.storage else None
+                env = cluster.storage.env(name, cfg.route) if cluster.storage else None
                 cluster.nodes.append(await ServerHandle.spawn(profile, name, env))
                 cluster.rss.append({})
         except BaseException:
@@ -840,7 +892,8 @@ async def run_once(cfg: Config) -> dict[str, Any]:
         print(_header(cfg.tables, server), flush=True)
 
         began = perf()
-        tables = [Table(i, cfg, stats) for i in range(cfg.tables)]
+        nodes: dict[str, str] = {}
+        tables = [Table(i, cfg, stats, nodes) for i in range(cfg.tables)]
         tables = await _in_batches(tables, cfg.batch, Table.connect, stats)
         tables = await _in_batches(tables, cfg.batch, Table.seat, stats)
         times["seat_s"] = perf() - began
@@ -893,6 +946,8 @@ async def run_once(cfg: Config) -> dict[str, Any]:
             await server.stop()
 
     window = t1 - t0
+    acked = sum(t0 <= a < t1 for a in stats.acks)
+    cpu_s = _delta_of(server.total(cpu0), server.total(cpu1))
     sent = sum(t0 <= s < t1 for s in stats.sends)
     latencies = sorted(lat for s, lat in stats.done if t0 <= s < t1)
     lags = sorted(lag for at, lag in stats.lag if t0 <= at < t1)
@@ -906,7 +961,7 @@ async def run_once(cfg: Config) -> dict[str, Any]:
         "window_s": round(window, 2),
         "seat_s": round(times["seat_s"], 2),
         "start_s": round(times["start_s"], 2),
-        "actions_per_s": round(sum(t0 <= a < t1 for a in stats.acks) / window, 1),
+        "actions_per_s": round(acked / window, 1),
         "target_actions_per_s": round(len(tables) * cfg.rate, 1),
         "sent": sent,
         "completed": len(latencies),
@@ -922,6 +977,14 @@ async def run_once(cfg: Config) -> dict[str, Any]:
         "server_latency_ms": _histogram(before, after, "klaverjas_action_latency_seconds"),
         "gc_pauses": _gc_pauses(before, after),
         "server_cpu_pct": _pct(server.total(cpu0), server.total(cpu1), window),
+        "cpu_us_per_action": None if cpu_s is None or not acked else round(1e6 * cpu_s / acked),
+        "actions_per_cpu_s": None if not cpu_s else round(acked / cpu_s),
+        "route": cfg.route,
+        "moves": stats.moves,
+        "crossed_redis": {
+            what: _delta(before, after, f'klaverjas_cluster_forwarded_total{{what="{what}"}}')
+            for what in ("command", "frame")
+        },
         "generator_cpu_pct": _pct(own0, own1, window),
         "machine": _machine(box0, box1),
         "generator_lag_ms": {"p99": _ms(_quantile(lags, 0.99)), "max": _ms(max(lags, default=0))},
@@ -964,12 +1027,13 @@ async def run_once(cfg: Config) -> dict[str, Any]:
 
 
 def _spread(tables: list[Table], urls: tuple[str, ...]) -> list[int]:
-    """Connections per URL: client k of table t is on ``urls[(t + k) % len(urls)]``."""
-    counts = [0] * len(urls)
-    for table in tables:
-        for seat in range(4):
-            counts[(table.index + seat) % len(urls)] += 1
-    return counts
+    """Connections per URL at the end (after the players that followed a route moved)."""
+    where = Counter(player.url for table in tables for player in table.players)
+    return [where[url] for url in urls]
+
+
+def _delta_of(a: float | None, b: float | None) -> float | None:
+    return None if a is None or b is None else b - a
 
 
 def _header(tables: int, server: Cluster) -> str:
@@ -1133,6 +1197,12 @@ def print_run(r: dict[str, Any]) -> None:
         f"  p99 {_fmt(lat['p99'])}  max {_fmt(lat['max'])}  (n={lat['count']})",
         f"   server-side ms p50 <= {_fmt(srv.get('p50_le'))}  p99 <= {_fmt(srv.get('p99_le'))}"
         f"  mean {_fmt(srv.get('mean'))}  (arrival to queued, /metrics, n={srv['count']})",
+        f"   server CPU     {_fmt(r['cpu_us_per_action'])} µs per action,"
+        f" {_fmt(r['actions_per_cpu_s'])} actions per CPU-second (all nodes together)",
+        f"   routing        {'on' if r['route'] else 'off'}: {r['moves']} players moved to"
+        f" their room's node; crossed Redis in the window:"
+        f" {_fmt(r['crossed_redis']['command'])} commands,"
+        f" {_fmt(r['crossed_redis']['frame'])} frames",
         f"   CPU            server {_fmt(r['server_cpu_pct'], '%')},"
         f" generator {_fmt(r['generator_cpu_pct'], '%')}"
         f" (generator loop lag p99 {_fmt(lag['p99'])} ms, max {_fmt(lag['max'])} ms);"
@@ -1178,14 +1248,15 @@ def print_summary(results: list[dict[str, Any]]) -> None:
     print()
     print(
         f"{'tables':>6} {'conns':>6} {'act/s':>7} {'p50 ms':>7} {'p99 ms':>7} {'max ms':>7}"
-        f" {'srv CPU':>7} {'gen CPU':>7} {'RSS MiB':>8} {'KiB/cl':>7} {'errors':>6}"
+        f" {'srv CPU':>7} {'µs/act':>7} {'gen CPU':>7} {'RSS MiB':>8} {'KiB/cl':>7} {'errors':>6}"
     )
     for r in results:
         lat, end = r["latency_ms"], r["rss_kib"].get("end")
         print(
             f"{r['tables']:>6} {r['connections']:>6} {r['actions_per_s']:>7g}"
             f" {_fmt(lat['p50']):>7} {_fmt(lat['p99']):>7} {_fmt(lat['max']):>7}"
-            f" {_fmt(r['server_cpu_pct'], '%'):>7} {_fmt(r['generator_cpu_pct'], '%'):>7}"
+            f" {_fmt(r['server_cpu_pct'], '%'):>7} {_fmt(r['cpu_us_per_action']):>7}"
+            f" {_fmt(r['generator_cpu_pct'], '%'):>7}"
             f" {'-' if end is None else f'{end / 1024:.0f}':>8}"
             f" {_fmt(r['kib_per_client_seated']):>7} {r['error_count']:>6}"
         )
@@ -1239,6 +1310,8 @@ def parse_args(argv: list[str] | None = None) -> tuple[argparse.Namespace, list[
     )
     parser.add_argument("--profile-top", type=int, default=25)
     parser.add_argument("--timeline", action="store_true", help="print per-second latency")
+    parser.add_argument("--no-route", dest="route", action="store_false",
+                        help="ignore route frames (spawned nodes: send none)")  # fmt: skip
     args = parser.parse_args(argv)
     counts = [int(n) for n in args.tables.split(",")]
     if args.server_profile:
@@ -1272,7 +1345,7 @@ async def main_async(args: argparse.Namespace, counts: list[int]) -> list[dict[s
             move_seconds=args.move_seconds, seed=args.seed, compression=args.compression,
             server_pids=tuple(args.server_pid), spawn=args.spawn, nodes=args.nodes,
             database_url=args.database_url, redis_url=args.redis_url, profile=profile,
-            profile_top=args.profile_top, timeline=args.timeline,
+            profile_top=args.profile_top, timeline=args.timeline, route=args.route,
         )  # fmt: skip
         results.append(await run_once(cfg))
     return results

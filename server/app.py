@@ -65,7 +65,9 @@ class Server:
         self.identity = Identity(store, Lru(NICKNAMES_CACHED), clock.wall)
         self.cluster: ClusterRouter | None = None
         if settings.redis_url:  # a cluster: the nodes share out the live actors
-            self.cluster = ClusterRouter(settings, store, self.lobby, self.identity.nicknames)
+            self.cluster = ClusterRouter(
+                settings, store, self.lobby, self.identity.nicknames, self.metrics
+            )
         self.router: Router = self.cluster or Router()
         journal = Journal(store, self._fenced, self._behind)
         self.bots = Bots(

@@ -25,6 +25,8 @@ class Settings:
     redis_prefix: str = "kj"  # Redis keys and channels start with this (one cluster each)
     node_id: str | None = None  # this node's name in the cluster (default: random)
     lease_seconds: float = 5.0  # a dead node's tables are taken over after at most this
+    route: str = ""  # e.g. "/n/{node}/": the path that reaches one node; a client on another
+    # node is told where a room or tournament it joins runs ("": no routing hints)
     cpu_delay: float = 0.6  # seconds a CPU player waits before acting
     away_after: int = 2  # timeouts in a row that mark a seat away
     deal_pause: float = 8.0  # seconds between deals for the players to see the result; 0: none

@@ -60,7 +60,6 @@ class Metrics:
             "Searches running or queued in the worker pool, or waiting for a place",
             registry=r,
         )
-
         self.blocks = Gauge(
             "klaverjas_python_blocks",
             "Memory blocks the interpreter holds (a heap measure: unlike RSS it falls as soon"
@@ -78,6 +77,18 @@ class Metrics:
             "Garbage collections of this process by generation, each the time it held the loop",
             ["generation"],
             buckets=(0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 1.0),
+            registry=r,
+        )
+        self.crossed = Counter(
+            "klaverjas_cluster_forwarded",
+            "What this node sent another through Redis: commands of its connections for actors "
+            "there (command), frames for connections there (frame)",
+            ["what"],
+            registry=r,
+        )
+        self.remote_clients = Gauge(
+            "klaverjas_cluster_remote_clients",
+            "Connections to other nodes whose commands reach actors here",
             registry=r,
         )
 

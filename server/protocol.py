@@ -413,6 +413,17 @@ class Welcome(_Msg):
     nickname: str
     token: str | None = Field(None, description="Only when a new identity was created.")
     rooms: list[dict[str, Any]] = Field(description="Rooms where this player is seated.")
+    node: str | None = Field(None, description="The server's id, when the cluster routes.")
+
+
+class RouteOut(_Msg):
+    """Where a room or tournament just joined runs, when that is another server."""
+
+    type: Literal["route"]
+    room_id: str | None = Field(None, description="The room (or else tournament_id).")
+    tournament_id: str | None = None
+    node: str = Field(description="The server that runs it.")
+    path: str = Field(description="The path that reaches it on this site.")
 
 
 class ErrorMsg(_Msg):
@@ -634,7 +645,7 @@ ServerMessage = Annotated[
     Welcome | ErrorMsg | Pong | Lobby | LobbyRoom | LobbyRoomGone | Snapshot | Update
     | ChatOut | HintOut | Record | LobbyTournament | LobbyTournamentGone | TournamentStatus
     | LobbyPresence | NicknameOut | DailyBoardOut | DailyAlltimeOut | ReviewOut | RematchOut
-    | ProfileOut | RatingBoardOut | SheetOut | SheetUpdateOut,
+    | ProfileOut | RatingBoardOut | SheetOut | SheetUpdateOut | RouteOut,
     Field(discriminator="type"),
 ]  # fmt: skip
 

@@ -28,6 +28,14 @@ ROOM, TOURNAMENT, SHEET = "room", "tournament", "sheet"  # the kinds of actor th
 
 
 @dataclass(frozen=True, slots=True)
+class Route:
+    """Where a client reaches this node directly: its id and its path (``KLAVERJAS_ROUTE``)."""
+
+    node: str
+    path: str
+
+
+@dataclass(frozen=True, slots=True)
 class Ref:
     """An actor's address: its kind and the key of its durable log."""
 
@@ -64,6 +72,8 @@ class ActorKind(Protocol):
 
 class Router:
     """The actors of this process, by key; locate, tell, adopt and relinquish."""
+
+    route: Route | None = None  # a cluster's node with routing on: how clients reach it
 
     def __init__(self) -> None:
         self.kinds: dict[str, ActorKind] = {}

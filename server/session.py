@@ -173,6 +173,8 @@ class Session:
             "token": token,
             "rooms": self.lobby.directory.seated(player.id),
         }
+        if self.router.route is not None:  # a cluster that routes: the node it is on
+            welcome["node"] = self.router.route.node
         if m.ref:
             welcome["ref"] = m.ref
         client.send(welcome)

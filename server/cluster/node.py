@@ -11,7 +11,10 @@
   typed :class:`~server.cluster.messages.Forward`; a :class:`RemoteClient` runs it and
   sends back what the actor sends, and how the command went, in order.  When an actor
   moves, the new owner announces it and every node re-attaches its connections from the
-  last version each one saw, so nobody misses an update.
+  last version each one saw, so nobody misses an update.  With ``route`` set
+  (``KLAVERJAS_ROUTE``, e.g. ``/n/{node}/``) a connection that starts following an actor
+  here from another node is told this node's path (a ``route`` frame): a client that
+  reconnects there and resumes is then served here, and nothing crosses Redis for it.
 * **Lobby.**  Room and tournament summaries live in Redis hashes and every change is
   broadcast; each node mirrors them in its lobby's :class:`~server.lobby.Directory`.
 * **Partitions.**  A node cut from Redis cannot renew its leases: each failed renewal it
@@ -44,8 +47,9 @@ from ..errors import Refused, Unavailable, room_unavailable
 from ..ids import new_id
 from ..logs import log
 from ..messages import Message
+from ..metrics import Metrics
 from ..peer import CLOSE_TRY_LATER, Peer
-from ..router import FORWARDED, ROOM, TOURNAMENT, Ref, Router
+from ..router import FORWARDED, ROOM, TOURNAMENT, Ref, Route, Router
 from ..store.base import StoreError
 from ..table.room import LIVE as LIVE_ROOM
 from ..tournament.state import LIVE as LIVE_TOURNAMENT
@@ -99,13 +103,18 @@ class ClusterRouter(Router):
     """The router of one node among several (see :class:`server.router.Router`)."""
 
     def __init__(
-        self, settings: Settings, store: Store, lobby: Lobby, names: MutableMapping[str, str]
-    ) -> None:
+        self, settings: Settings, store: Store, lobby: Lobby, names: MutableMapping[str, str],
+        metrics: Metrics,
+    ) -> None:  # fmt: skip
         super().__init__()
         self.store = store
         self.lobby = lobby
         self.names = names  # player id -> nickname (a forwarded command brings its own)
         self.node = settings.node_id or new_id("n")
+        self.route = route(settings.route, self.node)
+        self._commands_out = metrics.crossed.labels("command")
+        self._frames_out = metrics.crossed.labels("frame")
+        metrics.remote_clients.set_function(lambda: len(self.remotes))
         self.lease_ms = max(1000, int(settings.lease_seconds * 1000))
         self.bus = Bus(
             settings.redis_url or "", settings.redis_prefix, self.node, self._on_message,
@@ -435,6 +444,7 @@ class ClusterRouter(Router):
             self.node, client.conn_id, client.player_id, client.nickname, ref,
             command.model_dump_json(), client.following(ref.key),
         )  # fmt: skip
+        self._commands_out.inc()
         await self._send(node, message)
 
     async def _send(self, node: str, message: Forward | Rejoin) -> None:
@@ -447,6 +457,8 @@ class ClusterRouter(Router):
 
     def out(self, node: str, item: Any) -> None:
         """Queue an item for a connection on ``node``; one batch per node per turn."""
+        if isinstance(item, Frame | Update):
+            self._frames_out.inc()
         pending = self._out.get(node)
         if pending is None:
             pending = self._out[node] = []
@@ -518,7 +530,7 @@ class ClusterRouter(Router):
         remote = self.remotes.get((m.origin, m.conn))
         if remote is None:
             out = lambda item, node=m.origin: self.out(node, item)  # noqa: E731
-            remote = RemoteClient(self, out, m.conn, m.player, m.nickname)
+            remote = RemoteClient(self, out, m.conn, m.player, m.nickname, self.route)
             self.remotes[(m.origin, m.conn)] = remote
             self.names.setdefault(m.player, m.nickname)
         return remote
@@ -633,3 +645,15 @@ class ClusterRouter(Router):
         await self._rejoin(None)
         await asyncio.sleep(self.lease_ms / 1000)
         await self._rejoin(None)
+
+
+def route(template: str, node: str) -> Route | None:
+    """This node's :class:`Route` from ``KLAVERJAS_ROUTE`` (None when it is empty)."""
+    if not template:
+        return None
+    if not template.startswith("/") or template.count("{node}") != 1:
+        raise ValueError(f"KLAVERJAS_ROUTE must be a path with one {{node}}: {template!r}")
+    path = template.replace("{node}", node)
+    if not all(c.isalnum() or c in "/-_." for c in path):
+        raise ValueError(f"KLAVERJAS_ROUTE: {path!r} is not a plain path (the node id?)")
+    return Route(node, path)

@@ -3,7 +3,9 @@
 The node the client is connected to forwards the commands meant for actors owned here; a
 :class:`RemoteClient` runs them through the router one at a time, in order, exactly as a
 local connection's commands run, and everything the actors send it (and how each command
-went) goes back to that node in one batch per turn of the event loop.
+went) goes back to that node in one batch per turn of the event loop.  With routing on, a
+connection that starts following a room or tournament here is told this node's path, after
+what joining it sent (a ``route`` frame: client_protocol.md, "Several servers").
 """
 
 from __future__ import annotations
@@ -14,21 +16,26 @@ from typing import Any
 
 from .. import protocol as p
 from ..mailbox import Mailbox
-from ..peer import Peer
-from ..router import Router
+from ..peer import Followed, Peer, encode
+from ..router import ROOM, TOURNAMENT, Route, Router
 from .messages import Close, Following, Forward, Frame, Left, Outcome, Rejoin, Update
 
 Out = Callable[[Any], None]  # queue an item for the connection's node
+ROUTED = {ROOM: "room_id", TOURNAMENT: "tournament_id"}  # kinds whose followers get a route
 
 
 class RemoteClient(Peer):
     forwarded = True
 
-    def __init__(self, router: Router, out: Out, conn: str, player: str, nick: str) -> None:
+    def __init__(
+        self, router: Router, out: Out, conn: str, player: str, nick: str,
+        route: Route | None = None,
+    ) -> None:  # fmt: skip
         super().__init__(player, nick)
         self.router = router
         self.out = out
         self.conn = conn
+        self.route = route  # this node's, when clients are told where actors run
         self._inbox: Mailbox[Forward | Rejoin] = Mailbox()
         self._versions: dict[str, int] = {}  # room -> the last version its connection saw
         self._gone = False
@@ -46,6 +53,19 @@ class RemoteClient(Peer):
     def caught_up(self, room_id: str, version: int) -> None:
         self._versions[room_id] = version
         self.out(Following(self.conn, room_id, version))
+
+    def follow(self, actor: Followed) -> None:
+        super().follow(actor)
+        if self.route is not None and actor.kind in ROUTED:
+            asyncio.get_running_loop().call_soon(self._tell_route, actor)
+
+    def _tell_route(self, actor: Followed) -> None:
+        """After what joining sent (queued in the same turn): where ``actor`` runs."""
+        assert self.route is not None
+        if not self._gone and self.memberships.get(actor.key) is actor:
+            frame = {"type": "route", ROUTED[actor.kind]: actor.key,
+                     "node": self.route.node, "path": self.route.path}  # fmt: skip
+            self.send_text(encode(frame))
 
     def left(self, key: str) -> None:
         self.memberships.pop(key, None)

@@ -4,7 +4,7 @@
 // and redraw once per animation frame.
 
 import { $, show } from './dom.js';
-import { Connection, resumeMessages, serverUrl } from './protocol.js';
+import { Connection, resumeMessages, routePath, serverUrl } from './protocol.js';
 import {
   applyFrame, applyLobby, applyRematch, isOver, markResync, newLobby, newRoom, newerTournament,
   tournamentInfo,
@@ -302,6 +302,9 @@ function handleFrame(f, sent) {
     case 'rematch':
       onRematch(f);
       break;
+    case 'route':
+      onRoute(f);
+      break;
     case 'sheet':
       app.sheet = sheetSnapshot({ ...app.sheet, code: f.codes[f.role] }, f);
       if (app.screen !== 'scoresheet') openSheet();
@@ -312,6 +315,16 @@ function handleFrame(f, sent) {
     default:
       break; // pong, record
   }
+}
+
+// The room shown where we sit (or, away from a table, the tournament shown) runs on another
+// server: move there, so its updates need not cross between the servers (Connection.moveTo).
+// A spectator stays (it could not resume a private room there).
+function onRoute(f) {
+  const path = routePath(f);
+  const seated = f.room_id === app.current && app.rooms.get(f.room_id)?.seat != null;
+  const shown = f.room_id ? seated : app.screen !== 'table' && f.tournament_id === app.currentTournament;
+  if (path && shown && app.token) conn.moveTo(serverUrl(window.location, path), { type: 'hello', token: app.token });
 }
 
 function onRoomFrame(f) {

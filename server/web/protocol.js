@@ -3,20 +3,29 @@
 //
 // The connection knows nothing of rooms: on every `open` the app says hello, and on the
 // welcome sends `resumeMessages(...)`. Each sent message gets a `ref` so an `error` can be
-// traced back to the message that caused it.
+// traced back to the message that caused it. `moveTo` follows a `route` frame: a second
+// socket to the node's path takes over once welcomed (the app resumes on it, so the page
+// never shows a reconnect); if it is lost later, reconnecting goes back to `/`.
 
 const BACKOFF = [0.5, 1, 2, 4, 8, 15]; // seconds before each reconnect attempt
 const PING_EVERY = 25_000; // ms: an application ping to notice a dead connection
 const PING_GRACE = 10_000; // ms to wait for its pong
 
-export function serverUrl(loc = window.location) {
-  return `${loc.protocol === 'https:' ? 'wss:' : 'ws:'}//${loc.host}/`;
+export function serverUrl(loc = window.location, path = '/') {
+  return `${loc.protocol === 'https:' ? 'wss:' : 'ws:'}//${loc.host}${path}`;
+}
+
+// A `route` frame's path, if it is one this page may follow: a plain path on its own host.
+export function routePath(frame) {
+  const path = frame?.path;
+  return typeof path === 'string' && /^\/(?!\/)[\w.\-/]{0,100}$/.test(path) ? path : null;
 }
 
 export class Connection {
   // handlers: onFrame(frame, sent), onState(state, detail), onOpen()
   constructor(url, handlers) {
     this.url = url;
+    this.home = url; // where to reconnect after losing a connection that moved
     this.h = handlers;
     this.ws = null;
     this.state = 'closed';
@@ -27,6 +36,7 @@ export class Connection {
     this.seq = 0;
     this.sent = new Map(); // ref -> message, the latest few hundred
     this.stopped = false;
+    this.moving = null; // the socket a `moveTo` is opening
   }
 
   get isOpen() {
@@ -52,6 +62,10 @@ export class Connection {
       this.keepAlive();
       this.h.onOpen?.();
     };
+    this.listen(ws);
+  }
+
+  listen(ws) {
     ws.onmessage = (event) => {
       let frame;
       try {
@@ -75,9 +89,57 @@ export class Connection {
         this.setState('closed');
         return;
       }
+      this.url = this.home;
       this.scheduleReconnect(event.code);
     };
     ws.onerror = () => {}; // onclose follows and handles it
+  }
+
+  // Move to another node's URL: a second socket says `hello` (the message given); the old
+  // one serves until the new one's `welcome`, which then goes to the app (onFrame: it
+  // resumes there) while the old one closes. Nothing is sent in between on the new one, so
+  // the app's commands after the welcome follow its resumes.
+  moveTo(url, hello) {
+    if (!this.isOpen || url === this.url || this.moving || !hello) return;
+    let next;
+    try {
+      next = new WebSocket(url);
+    } catch {
+      return;
+    }
+    this.moving = next;
+    const giveUp = () => {
+      if (this.moving !== next) return;
+      this.moving = null;
+      next.close(); // that node did not answer, or refused: stay
+    };
+    next.onerror = () => {};
+    next.onclose = giveUp;
+    next.onopen = () => next.send(JSON.stringify({ ...hello, ref: `mv${++this.seq}` }));
+    next.onmessage = (event) => {
+      let frame;
+      try {
+        frame = JSON.parse(event.data);
+      } catch {
+        return;
+      }
+      if (frame?.type !== 'welcome') {
+        giveUp();
+        return;
+      }
+      const old = this.ws;
+      this.moving = null;
+      if (!old || this.stopped) {
+        next.close();
+        return;
+      }
+      this.ws = next;
+      this.url = url;
+      this.listen(next);
+      this.keepAlive();
+      old.close(); // (its last frames still come in; its close goes unnoticed)
+      this.h.onFrame(frame, null);
+    };
   }
 
   scheduleReconnect(code = null) {

@@ -12,7 +12,9 @@ frame and
 - when its connection closes, connects to another live node, says ``hello`` with its token
   and, once welcomed (no act before: the new connection follows nothing yet), ``resume``s
   every room it knows at its last version (and re-watches its tournaments);
-- joins the tables a tournament seats it at.
+- joins the tables a tournament seats it at;
+- with ``follow_routes``, follows a ``route`` frame: connects to the node it names, says
+  ``hello`` and resumes there as after a lost connection, then closes the old connection.
 
 Anything else the server says that a correct cluster should not say goes to
 ``bot.problems``; tests assert that list is empty.  Each connection keeps every frame
@@ -55,6 +57,7 @@ class Bot:
     def __init__(
         self, cluster: Cluster, node: Node, nickname: str, seed: int = 0, pace: float = 0.0,
         via: dict[str, int] | None = None, keepalive: float | None = None,
+        follow_routes: bool = False,
     ) -> None:  # fmt: skip
         self.cluster = cluster
         self.node = node
@@ -88,6 +91,9 @@ class Bot:
         self._welcomed = True  # False from a reconnect until its welcome: no acts meanwhile
         self.via = via or {}  # node id -> the port of a relay to reach it through
         self.keepalive = keepalive  # seconds between pings (and to answer them)
+        self.follow_routes = follow_routes
+        self._move_to: str | None = None  # the node a route frame named, to move to
+        self.moves: list[str] = []  # node ids it moved to, following route frames
 
     # -- set-up, before start() -----------------------------------------------------
 
@@ -220,6 +226,8 @@ class Bot:
             self._on_welcome(frame)
         elif kind == "tournament":
             self._join_tables(frame["tournament"])
+        elif kind == "route" and self.follow_routes and frame["node"] != self.node.node_id:
+            self._move_to = frame["node"]
 
     def _problem(self, text: str) -> None:
         self.problems.append(text)
@@ -299,6 +307,8 @@ class Bot:
     # -- what is due ----------------------------------------------------------------
 
     async def _due(self, now: float) -> None:
+        if self._move_to is not None:
+            await self._move(self._move_to)
         if self._hello_at is not None and now >= self._hello_at:
             self._hello_at = None
             await self.send({"type": "hello", "token": self.token, "ref": "hello"})
@@ -357,6 +367,32 @@ class Bot:
         )  # fmt: skip
         self._pending[room_id] = (table.version, now)
         self.acts.append((room_id, table.version, action))
+
+    def resumed_on(self, node: Node) -> bool:
+        """Connected to ``node``, welcomed, and every room it follows resumed there."""
+        return self.node is node and self._welcomed and not (self._resume_at or self._resuming)
+
+    async def _move(self, node_id: str) -> None:
+        """Follow a route frame: a new connection to ``node_id`` (hello; the welcome
+        resumes every room), then the old one closes (nothing lost: it resumes from its
+        versions)."""
+        self._move_to = None
+        node = self.cluster.node(node_id)
+        old = self.client
+        if node is self.node or not node.alive or old is None:
+            return
+        try:
+            await self._open(node)
+        except (OSError, InvalidHandshake, TimeoutError):
+            self.client = old
+            return
+        self.moves.append(node_id)
+        self.cluster.note(f"{self.nickname} follows a route to {node_id}")
+        self._welcomed = False
+        await self.send({"type": "hello", "token": self.token, "ref": "hello"})
+        while not old.frames.empty():
+            self._on_frame(old.frames.get_nowait())
+        await asyncio.gather(asyncio.wait_for(old.close(), 2), return_exceptions=True)
 
     async def _reconnect(self) -> None:
         assert self.client is not None

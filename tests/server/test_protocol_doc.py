@@ -47,6 +47,7 @@ SERVER_TYPES = {
     "rating_board",
     "sheet",
     "sheet_update",
+    "route",
 }
 
 # Codes the server or the engine defines that the tables leave out, each with the reason the
