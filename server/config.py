@@ -9,9 +9,9 @@ from typing import Any
 from engine.policies import DEFAULT_BUDGET
 
 
-def _spare_cores() -> int:
-    """One bot worker per core beyond the first, at least one."""
-    return max(1, (os.cpu_count() or 1) - 1)
+def _cores() -> int:
+    """One bot worker per core: they run below the server's priority (see server.bots)."""
+    return os.cpu_count() or 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,7 +53,7 @@ class Settings:
     loop: str = "asyncio"  # the event loop of `klaverjas serve`: asyncio, or uvloop (installed)
     quick_when_full: bool = True  # keep one "start when full" Quick tournament open
     tournament_poll: float = 5.0  # seconds between looks for newly scheduled tournaments
-    bot_workers: int = field(default_factory=_spare_cores)  # processes searching for CPUs
+    bot_workers: int = field(default_factory=_cores)  # processes searching for CPUs
     bot_queue: int = 4  # searches that may wait for a busy worker before moves fall back
     bot_budget: int = DEFAULT_BUDGET  # thousands of solver nodes a strong decision visits; 0: none
     daily_deals: int = 16  # deals of the daily game
