@@ -1,9 +1,11 @@
 """One websocket connection: identity, a bounded outbox, rate limits, strikes.
 
-The server never awaits a client: :meth:`Client.send` queues a frame or, when the outbox is
-full, drops the client (it can resume with its token).  One writer task per connection
-sends the outbox in order, sleeping on its :class:`~server.mailbox.Mailbox` while it is
-empty.  Actors see it as a :class:`~server.peer.Peer`.
+The server never awaits a client.  A client that keeps up (nothing queued, nothing left in
+its transport's write buffer) gets a frame written at once (websockets' ``broadcast``, the
+synchronous send: no task switch, no flow-control wait); otherwise the frame is queued in
+its bounded outbox, which a writer task per connection sends in order with flow control,
+sleeping on its :class:`~server.mailbox.Mailbox` while it is empty.  A full outbox drops
+the client (it can resume with its token).  Actors see it as a :class:`~server.peer.Peer`.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import contextlib
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from websockets.asyncio.server import ServerConnection
+from websockets.asyncio.server import ServerConnection, broadcast
 from websockets.exceptions import ConnectionClosed
 
 from .ids import new_id
@@ -68,6 +70,7 @@ class Client(Peer):
         self.outbox: Mailbox[str | None] = Mailbox()  # None: close after the frames before it
         self._outbox_limit = settings.outbox
         self._closer: asyncio.Task[None] | None = None
+        self._writing = False  # the writer holds a frame it has not finished sending
         self.writer = asyncio.create_task(self._write(), name="client-writer")
 
     def deliver(self, room_id: str, version: int, frame: str, snapshot: bool = False) -> None:
@@ -114,11 +117,19 @@ class Client(Peer):
         """Queue an encoded frame (one encoding can serve many recipients)."""
         if self.closing:
             return
+        if not self.outbox and not self._writing and self._keeps_up():
+            broadcast((self.ws,), frame)  # written now: nothing is ahead of it
+            return
         if len(self.outbox) >= self._outbox_limit:
             self.metrics.dropped.inc()
             self.close(CLOSE_TRY_LATER, "too slow to keep up: reconnect and resume")
             return
         self.outbox.put(frame)
+
+    def _keeps_up(self) -> bool:
+        """Everything written to the client so far has left for the network."""
+        transport = self.ws.transport
+        return transport is not None and transport.get_write_buffer_size() == 0
 
     def close(self, code: int, reason: str) -> None:
         """Close after the frames already queued (idempotent)."""
@@ -146,7 +157,9 @@ class Client(Peer):
                 frame = outbox.take()
                 if frame is None:
                     return
+                self._writing = True
                 await self.ws.send(frame)
+                self._writing = False
         except ConnectionClosed:
             pass
 

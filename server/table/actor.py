@@ -300,9 +300,15 @@ class RoomActor(Actor):
         )  # fmt: skip
         self.history.append(step)
         frames: dict[int | None, str] = {}  # one encoding per seat (and one for spectators)
+        made: list[tuple[dict[str, Any], str]] = []  # seats that see alike share it
         for client, seat in list(self.members.items()):
             if seat not in frames:
-                frames[seat] = encode(self._update(step, seat, current=True))
+                update = self._update(step, seat, current=True)
+                text = next((text for seen, text in made if seen == update), None)
+                if text is None:
+                    text = encode(update)
+                    made.append((update, text))
+                frames[seat] = text
             client.deliver(room.id, version, frames[seat])
         if isinstance(entry, Acted):
             ports.metrics.actions.labels(entry.by).inc()
