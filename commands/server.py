@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -20,7 +21,6 @@ def unwrap(err: Exception) -> str:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    import gc
     import signal
 
     from server.app import Server
@@ -50,17 +50,32 @@ def cmd_serve(args: argparse.Namespace) -> int:
         gc.collect()
         gc.freeze()
         gc.set_threshold(2_000, 100, 1_000)
+        tenure = asyncio.create_task(tenured(settings.gc_tenure), name="gc-tenure")
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(sig, stop.set)
         print(f"klaverjas serving on ws://{settings.host}:{server.port}/", flush=True)
         await stop.wait()
+        tenure.cancel()
         await server.stop()
 
     with asyncio.Runner(loop_factory=loop_factory(settings.loop)) as runner:
         runner.run(run())
     return 0
+
+
+async def tenured(every: float) -> None:
+    """Every ``every`` seconds, put what has outlived the young collections out of the
+    collector's sight (``gc.freeze``, which costs nothing), so that a middle-generation
+    collection walks only what came since: at 2,000 tables it walked every wait in flight
+    and held the loop 160-190 ms.  A frozen object is still freed when its last reference
+    goes; one in a reference cycle waits for the server to tidy (server.tidy).  0: off."""
+    if every <= 0:
+        return
+    while True:
+        await asyncio.sleep(every)
+        gc.freeze()
 
 
 def loop_factory(name: str) -> Callable[[], asyncio.AbstractEventLoop] | None:

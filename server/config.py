@@ -42,6 +42,7 @@ class Settings:
     history: int = 40  # updates kept per room for resume (a deal: 32 cards and the trump)
     outbox: int = 256  # frames queued per connection before it is dropped
     tidy_every: float = 10.0  # seconds between looks at the load, to give memory back
+    gc_tenure: float = 5.0  # `klaverjas serve`: seconds between freezes of what lives long; 0: off
     rate: float = 20.0  # messages per second a connection may send
     burst: int = 40
     chat_rate: float = 1.0  # chat messages per second per player

@@ -7,6 +7,9 @@ rating library's closures).  ``klaverjas serve`` raises the old generations' thr
 that a busy server is never paused by a full collection, so those wait long.  And what is
 freed stays in the process: the C allocator keeps free pages for reuse.
 
+``serve`` also freezes what outlives the young collections (``commands.server.tenured``),
+which keeps cycles among those objects until a full collection that thaws them.
+
 So every ``every`` seconds the server compares its load (connections plus the rooms and
 tournaments it runs) with the peak since it last tidied: once the load is at most half of
 that peak, it collects every generation (cheap by then: fewer objects are alive, and what
@@ -75,7 +78,11 @@ class Tidy:
 
     async def tidy(self) -> None:
         started = time.perf_counter()
+        frozen = gc.get_freeze_count() > 0  # (``serve`` freezes what lives long)
+        gc.unfreeze()
         freed = gc.collect()
+        if frozen:
+            gc.freeze()
         collected = time.perf_counter() - started
         if _TRIM is not None:
             await asyncio.to_thread(_TRIM, 0)

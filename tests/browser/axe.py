@@ -40,12 +40,16 @@ def axe_script() -> Path:
 
 async def audit(page: Page, within: str | None = None) -> list[dict[str, Any]]:
     """axe-core's serious and critical violations of the page (or of ``within``, a
-    selector), each with the elements it names."""
+    selector), each with the elements it names, once the page's finite animations have
+    ended (a control that fades in is not yet its colour: axe would measure the fade)."""
     if not await page.evaluate("() => typeof window.axe === 'object'"):
         await page.add_script_tag(path=str(axe_script()))
     result = await page.evaluate(
         """async (within) => {
             const context = within ? document.querySelector(within) : document;
+            const finite = document.getAnimations().filter(
+                (a) => a.effect && a.effect.getTiming().iterations !== Infinity);
+            await Promise.all(finite.map((a) => a.finished.catch(() => null)));
             const r = await axe.run(context, { resultTypes: ['violations'] });
             return r.violations.map(v => ({
                 id: v.id, impact: v.impact, help: v.help,

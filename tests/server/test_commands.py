@@ -11,9 +11,12 @@ import os
 import signal
 import subprocess
 import sys
+import time
+import urllib.request
 from pathlib import Path
 
 import pytest
+from websockets.sync.client import connect
 
 from server.config import Settings
 from server.store.factory import open_store
@@ -119,6 +122,37 @@ def test_serve_runs_on_uvloop_when_asked(tmp_path: Path) -> None:
         try:
             assert p.stdout is not None
             assert p.stdout.readline().startswith("klaverjas serving on ws://127.0.0.1:")
+            p.send_signal(signal.SIGTERM)
+            assert p.wait(timeout=30) == 0
+        finally:
+            p.kill()
+
+
+def frozen(url: str) -> float:
+    """The served process's ``klaverjas_gc_frozen``, from its /metrics."""
+    with urllib.request.urlopen(url.replace("ws://", "http://") + "metrics", timeout=5) as r:
+        lines = r.read().decode().splitlines()
+    return float(next(line.split()[1] for line in lines if line.startswith("klaverjas_gc_frozen ")))
+
+
+@pytest.mark.parametrize("tenure", ["0.1", "0"])
+def test_serve_freezes_what_lives_long(tmp_path: Path, tenure: str) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("KLAVERJAS_")}
+    env.update(PYTHONPATH=str(ROOT), KLAVERJAS_GC_TENURE=tenure, KLAVERJAS_BOT_WORKERS="1")
+    serve = [sys.executable, "-m", "commands", "serve", "--port", "0"]
+    with subprocess.Popen(serve, cwd=tmp_path, env=env, stdout=subprocess.PIPE, text=True) as p:
+        try:
+            assert p.stdout is not None
+            url = p.stdout.readline().split()[-1]
+            at_start = frozen(url)  # what start-up built
+            assert at_start > 0
+            with connect(url) as ws:  # a connection: objects that live as long as it does
+                ws.send('{"type": "hello", "nickname": "ann"}')
+                assert '"welcome"' in ws.recv(timeout=10)
+                waited = time.monotonic() + (10 if tenure != "0" else 0.5)
+                while not (grew := frozen(url) > at_start) and time.monotonic() < waited:
+                    time.sleep(0.1)  # tenures every 0.1 s, if on
+            assert grew == (tenure != "0")
             p.send_signal(signal.SIGTERM)
             assert p.wait(timeout=30) == 0
         finally:
