@@ -137,8 +137,15 @@ async def test_a_card_that_may_not_be_played_says_why(
         await expect(toast).to_have_attribute("data-kind", "illegal")
         await expect(toast).to_have_attribute("data-card", card)
         await expect(toast).to_have_class("toast visible")
-        said = await toast.inner_text()
+        # (the page draws on its next frame: the toast of an earlier tap on the same card may
+        # still be up, with that tap's reason, until then)
         reason = step.refused[card]
+        said = await toast.inner_text()
+        for _ in range(50):
+            if agrees(reason, said, step.trump or "", step.trick[0][1][1]):
+                break
+            await page.wait_for_timeout(20)
+            said = await toast.inner_text()
         assert agrees(reason, said, step.trump or "", step.trick[0][1][1]), (reason, said)
         # read out (a status, not hidden from screen readers), on the screen, nothing played
         await expect(toast).to_have_attribute("role", "status")
