@@ -12,9 +12,11 @@ which keeps cycles among those objects until a full collection that thaws them.
 
 So every ``every`` seconds the server compares its load (connections plus the rooms and
 tournaments it runs) with the peak since it last tidied: once the load is at most half of
-that peak, it collects every generation (cheap by then: fewer objects are alive, and what
-start-up built is frozen) and asks the C allocator to return its free pages
-(``malloc_trim``, glibc only, in a thread).  A steady load never triggers it.
+that peak, it collects every generation and asks the C allocator to return its free pages
+(``malloc_trim``, glibc only, in a thread).  A steady load never triggers it.  The
+collection holds the loop for as long as it walks what is alive: a few ms once the
+clients have gone, longer when a large load only halves (not measured; the log line
+``memory_tidied`` says how long each took).
 """
 
 from __future__ import annotations
