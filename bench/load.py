@@ -1129,9 +1129,14 @@ def _delta(before: dict[str, float], after: dict[str, float], name: str) -> floa
     return after[name] - before.get(name, 0.0)
 
 
-def _histogram(before: dict[str, float], after: dict[str, float], name: str) -> dict[str, Any]:
-    """p50/p99 of a Prometheus histogram over the window, as 'at most this bucket' bounds."""
-    prefix = name + '_bucket{le="'
+def _histogram(
+    before: dict[str, float], after: dict[str, float], name: str, labels: str = ""
+) -> dict[str, Any]:
+    """A Prometheus histogram over the window (its series with ``labels``, e.g.
+    ``generation="0"``): count, mean and total in ms, and p50/p99/max as 'at most this
+    bucket' bounds."""
+    series = f"{{{labels}}}" if labels else ""
+    prefix = f'{name}_bucket{{{labels + "," if labels else ""}le="'
     buckets = sorted(
         (float(key[len(prefix) : -2]), after[key] - before.get(key, 0.0))
         for key in after
@@ -1139,10 +1144,11 @@ def _histogram(before: dict[str, float], after: dict[str, float], name: str) -> 
     )
     count = buckets[-1][1] if buckets else 0.0
     figures: dict[str, Any] = {"count": int(count)}
-    for label, q in (("p50_le", 0.5), ("p99_le", 0.99)):
+    for label, q in (("p50_le", 0.5), ("p99_le", 0.99), ("max_le", 1.0)):
         bound = next((le for le, n in buckets if count and n >= q * count), None)
         figures[label] = _le_ms(bound)
-    total = _delta(before, after, name + "_sum")
+    total = _delta(before, after, f"{name}_sum{series}")
+    figures["total"] = None if total is None else round(1000 * total, 1)
     figures["mean"] = round(1000 * total / count, 3) if total is not None and count else None
     return figures
 
@@ -1153,27 +1159,13 @@ def _le_ms(bound: float | None) -> float | str | None:
 
 
 def _gc_pauses(before: dict[str, float], after: dict[str, float]) -> dict[str, Any]:
-    """The server's garbage collections over the window by generation: how many, their
-    total and the bucket bound of the longest, in ms (all nodes together)."""
-    name = "klaverjas_gc_pause_seconds"
-    figures = {}
-    for generation in "012":
-        label = f'generation="{generation}"'
-        count = _delta(before, after, f"{name}_count{{{label}}}")
-        total = _delta(before, after, f"{name}_sum{{{label}}}")
-        prefix = f'{name}_bucket{{{label},le="'
-        bounds = sorted(
-            (float(key[len(prefix) : -2]), after[key] - before.get(key, 0.0))
-            for key in after
-            if key.startswith(prefix)
+    """The server's garbage collections over the window by generation (all nodes)."""
+    return {
+        generation: _histogram(
+            before, after, "klaverjas_gc_pause_seconds", f'generation="{generation}"'
         )
-        longest = next((le for le, n in bounds if count and n >= count), None)
-        figures[generation] = {
-            "count": None if count is None else int(count),
-            "total_ms": None if total is None else round(1000 * total, 1),
-            "max_le_ms": _le_ms(longest),
-        }
-    return figures
+        for generation in "012"
+    }
 
 
 def _fmt(value: Any, unit: str = "") -> str:
@@ -1210,8 +1202,8 @@ def print_run(r: dict[str, Any]) -> None:
         f" steal {_fmt(box['steal_pct'], '%')}",
         "   GC pauses      "
         + "; ".join(
-            f"gen {g}: {_fmt(f['count'])} taking {_fmt(f['total_ms'])} ms, each <= "
-            f"{_fmt(f['max_le_ms'])} ms"
+            f"gen {g}: {_fmt(f['count'])} taking {_fmt(f['total'])} ms, each <= "
+            f"{_fmt(f['max_le'])} ms"
             for g, f in r["gc_pauses"].items()
         ),
         f"   server RSS MiB idle {mib('idle')}, seated {mib('seated')}, started"

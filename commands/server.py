@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import gc
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -27,6 +26,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from server.config import Settings
     from server.logs import configure
     from server.store.base import StoreError
+    from server.tidy import tend_collector
 
     settings = Settings.from_env(host=args.host, port=args.port, db=args.db)
     folder = Path(settings.db).resolve().parent
@@ -43,14 +43,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         except StoreError as err:
             where = settings.database_url or settings.db
             raise UsageError(f"cannot open the database {where}: {unwrap(err)}") from None
-        # Freeze what start-up built.  Every collection walks thousands of in-flight
-        # futures and coroutines (one set per connection), so its pause grows with the
-        # young generation: small young collections keep each pause to a few ms, and the
-        # old generations are collected rarely (bench/load.py: p99 at 1,000 tables).
-        gc.collect()
-        gc.freeze()
-        gc.set_threshold(2_000, 100, 1_000)
-        tenure = asyncio.create_task(tenured(settings.gc_tenure), name="gc-tenure")
+        tenure = asyncio.create_task(tend_collector(settings.gc_tenure), name="gc-tenure")
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):
@@ -63,19 +56,6 @@ def cmd_serve(args: argparse.Namespace) -> int:
     with asyncio.Runner(loop_factory=loop_factory(settings.loop)) as runner:
         runner.run(run())
     return 0
-
-
-async def tenured(every: float) -> None:
-    """Every ``every`` seconds, put what has outlived the young collections out of the
-    collector's sight (``gc.freeze``, which costs nothing), so that a middle-generation
-    collection walks only what came since: at 2,000 tables it walked every wait in flight
-    and held the loop 160-190 ms.  A frozen object is still freed when its last reference
-    goes; one in a reference cycle waits for the server to tidy (server.tidy).  0: off."""
-    if every <= 0:
-        return
-    while True:
-        await asyncio.sleep(every)
-        gc.freeze()
 
 
 def loop_factory(name: str) -> Callable[[], asyncio.AbstractEventLoop] | None:

@@ -7,8 +7,9 @@ rating library's closures).  ``klaverjas serve`` raises the old generations' thr
 that a busy server is never paused by a full collection, so those wait long.  And what is
 freed stays in the process: the C allocator keeps free pages for reuse.
 
-``serve`` also freezes what outlives the young collections (``commands.server.tenured``),
-which keeps cycles among those objects until a full collection that thaws them.
+``klaverjas serve`` runs the collector for a busy server (:func:`tend_collector`): what
+outlives the young collections is frozen, which keeps cycles among those objects until a
+full collection that thaws them.
 
 So every ``every`` seconds the server compares its load (connections plus the rooms and
 tournaments it runs) with the peak since it last tidied: once the load is at most half of
@@ -47,6 +48,23 @@ def _trimmer() -> Callable[[int], int] | None:
 _TRIM = _trimmer()
 
 
+async def tend_collector(tenure: float) -> None:
+    """The collector of ``klaverjas serve``, until cancelled.  What start-up built is frozen;
+    the young generation stays small, so each young collection is short, and the old ones
+    are rare (every collection walks the futures and coroutines in flight, one set per
+    connection).  Every ``tenure`` seconds (0: never) what has outlived the young
+    collections is frozen too (``gc.freeze`` costs nothing), so a middle-generation
+    collection walks only what came since: at 2,000 tables it walked every wait in flight
+    and held the loop 160-190 ms.  A frozen object is still freed when its last reference
+    goes; one in a reference cycle waits for :meth:`Tidy.tidy`."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(2_000, 100, 1_000)
+    while tenure > 0:
+        await asyncio.sleep(tenure)
+        gc.freeze()
+
+
 class Tidy:
     """Watches the load and tidies memory when it has halved (see the module docstring)."""
 
@@ -80,7 +98,7 @@ class Tidy:
 
     async def tidy(self) -> None:
         started = time.perf_counter()
-        frozen = gc.get_freeze_count() > 0  # (``serve`` freezes what lives long)
+        frozen = gc.get_freeze_count() > 0  # (:func:`tend_collector` froze what lives long)
         gc.unfreeze()
         freed = gc.collect()
         if frozen:
