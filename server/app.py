@@ -160,7 +160,8 @@ class Server:
         )
         self._unwatch_gc = self.metrics.watch_gc()
         self.tidy.start()
-        log.info("server_started", port=self.port, resumed=len(self.router.actors))
+        loop = type(asyncio.get_running_loop()).__module__.partition(".")[0]  # asyncio, uvloop
+        log.info("server_started", port=self.port, resumed=len(self.router.actors), loop=loop)
 
     async def stop(self) -> None:
         """Ordered, idempotent shutdown."""

@@ -32,13 +32,20 @@ class RealClock:
         """A future woken by the loop's timer (no task); cancelling it cancels the timer."""
         loop = asyncio.get_running_loop()
         future: asyncio.Future[None] = loop.create_future()
-        handle = loop.call_at(loop.time() + max(0.0, when - self.now()), _wake, future)
+        handle = loop.call_at(loop.time() + max(0.0, when - self.now()), _wake, future, when)
         future.add_done_callback(lambda _: handle.cancel())
         return future
 
 
-def _wake(future: asyncio.Future[None]) -> None:
-    if not future.done():
+def _wake(future: asyncio.Future[None], when: float) -> None:
+    """End the sleep, unless the timer fired before ``when``: uvloop's timers run on a
+    millisecond clock read once a round, so they may fire up to a millisecond early."""
+    if future.done():
+        return
+    early = when - time.monotonic()
+    if early > 0:  # (a cancelled future is seen above: no handle to cancel)
+        asyncio.get_running_loop().call_later(early, _wake, future, when)
+    else:
         future.set_result(None)
 
 
@@ -64,6 +71,10 @@ class ManualClock:
         else:
             heapq.heappush(self._sleepers, (when, next(self._ids), future))
         return future
+
+    def step_wall(self, seconds: float) -> None:
+        """Set the wall clock forward (or back, when negative) alone, as NTP may."""
+        self._offset += seconds
 
     def advance(self, seconds: float) -> None:
         self._now += seconds

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
@@ -20,6 +21,7 @@ class Settings:
     port: int = 8765
     db: str = "klaverjas.sqlite3"
     database_url: str | None = None  # PostgreSQL instead of the SQLite file ``db``
+    commit_pace: float = 0.002  # SQLite: least seconds between append commits under load
     database_schema: str | None = None  # PostgreSQL schema (default: the server's search path)
     redis_url: str | None = None  # Redis: several nodes share one lobby (needs database_url)
     redis_prefix: str = "kj"  # Redis keys and channels start with this (one cluster each)
@@ -51,7 +53,7 @@ class Settings:
     ping_interval: float = 20.0  # seconds between WebSocket keepalive pings
     ping_timeout: float = 20.0  # seconds a ping may go unanswered before closing (1011)
     log_level: str = "info"
-    loop: str = "asyncio"  # the event loop of `klaverjas serve`: asyncio, or uvloop (installed)
+    loop: str = "asyncio" if sys.platform == "win32" else "uvloop"  # of `klaverjas serve`
     quick_when_full: bool = True  # keep one "start when full" Quick tournament open
     tournament_poll: float = 5.0  # seconds between looks for newly scheduled tournaments
     bot_workers: int = field(default_factory=_cores)  # processes searching for CPUs

@@ -22,4 +22,4 @@ def open_store(settings: Settings) -> Store:
         return PostgresStore(settings.database_url, schema=settings.database_schema)
     from server.store.sqlite import SqliteStore
 
-    return SqliteStore(settings.db)
+    return SqliteStore(settings.db, settings.commit_pace)

@@ -8,6 +8,12 @@ future resolves, or fails on its own if its ``(room_id, version)`` already exist
 fencing epoch is stale.  ``fence`` runs in queue order too: appends queued before it are
 checked against the old epoch, appends queued after it against the new one.
 
+Under load the worker paces its commits: an append that comes within ``pace`` seconds of
+the last commit waits for the rest of that time, and whatever queues meanwhile shares its
+commit.  A lone append is written at once, so the pace costs latency only when commits
+come close together; it saves a commit's system calls (locks, page writes, ``fdatasync``)
+and a wake-up on each side for every append it batches.
+
 The database uses WAL journaling with ``synchronous=FULL``: once ``append`` (or any write)
 has returned, the data survives a process kill or a power loss.
 """
@@ -227,8 +233,9 @@ _Op = _Append | _Call | _Stop
 class SqliteStore:
     """A :class:`~server.store.base.Store` in one SQLite file (``":memory:"`` also works)."""
 
-    def __init__(self, path: str | os.PathLike[str]) -> None:
+    def __init__(self, path: str | os.PathLike[str], pace: float = 0.0) -> None:
         self._path = os.fspath(path)
+        self._pace = pace  # least seconds between two append commits under load
         self._queue: queue.SimpleQueue[_Op] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
         self._conn: sqlite3.Connection | None = None  # touched only by the worker thread
@@ -779,8 +786,13 @@ class SqliteStore:
         """The worker: take everything queued, run it in order, batching adjacent appends."""
         get = self._queue.get
         get_nowait = self._queue.get_nowait
+        committed = float("-inf")  # time.monotonic() when the last batch of appends committed
         while True:
             ops = [get()]
+            if isinstance(ops[0], _Append) and self._pace > 0:
+                wait = committed + self._pace - time.monotonic()
+                if wait > 0:  # commits are coming close together: let this one gather more
+                    time.sleep(wait)
             while len(ops) < MAX_BATCH:
                 try:
                     ops.append(get_nowait())
@@ -794,6 +806,7 @@ class SqliteStore:
                     while j < n and isinstance(ops[j], _Append):
                         j += 1
                     _deliver(self._write_appends(ops[i:j]))
+                    committed = time.monotonic()
                     i = j
                 elif isinstance(op, _Call):
                     _deliver([self._run_call(op)])

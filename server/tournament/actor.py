@@ -83,6 +83,7 @@ class TournamentActor(Actor):
 
     async def on_deadline(self) -> None:
         await self._advance()
+        self._schedule()  # woken before the start by the wall clock (it moved): wait again
 
     # -- committing ----------------------------------------------------------------------
 

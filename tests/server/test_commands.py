@@ -3,10 +3,11 @@ scheduled and where, and refuses a start in the past, a time it cannot read, or 
 that is not there or not a database (it never makes one the server would not see);
 ``serve`` refuses a bad port, a database in a folder that does not exist, a file that is
 no database and an event loop it does not know.  Each mistake is one line and exit code 2;
-``serve`` runs on uvloop when asked (and it is installed)."""
+``serve`` runs on uvloop unless asked for asyncio."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -113,17 +114,26 @@ def test_serve_refuses_an_event_loop_it_does_not_know(tmp_path: Path) -> None:
     one_line_error(klaverjas_in(tmp_path, "serve", "--port", "0", env=env), "asyncio or uvloop")
 
 
-def test_serve_runs_on_uvloop_when_asked(tmp_path: Path) -> None:
-    # (uvloop is a dependency: this runs everywhere but Windows)
+@pytest.mark.parametrize(("asked", "runs_on"), [(None, "uvloop"), ("asyncio", "asyncio")])
+def test_serve_runs_on_uvloop_unless_asked_otherwise(
+    tmp_path: Path, asked: str | None, runs_on: str
+) -> None:
+    # (uvloop is a dependency: this runs everywhere but Windows, where asyncio is the default)
     env = {k: v for k, v in os.environ.items() if not k.startswith("KLAVERJAS_")}
-    env.update(PYTHONPATH=str(ROOT), KLAVERJAS_LOOP="uvloop", KLAVERJAS_BOT_WORKERS="1")
+    env.update(PYTHONPATH=str(ROOT), KLAVERJAS_BOT_WORKERS="1")
+    if asked is not None:
+        env["KLAVERJAS_LOOP"] = asked
     serve = [sys.executable, "-m", "commands", "serve", "--port", "0"]
-    with subprocess.Popen(serve, cwd=tmp_path, env=env, stdout=subprocess.PIPE, text=True) as p:
+    with subprocess.Popen(
+        serve, cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    ) as p:
         try:
-            assert p.stdout is not None
+            assert p.stdout is not None and p.stderr is not None
             assert p.stdout.readline().startswith("klaverjas serving on ws://127.0.0.1:")
             p.send_signal(signal.SIGTERM)
             assert p.wait(timeout=30) == 0
+            started = [json.loads(line) for line in p.stderr if "server_started" in line]
+            assert [line["loop"] for line in started] == [runs_on]
         finally:
             p.kill()
 

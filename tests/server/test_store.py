@@ -283,6 +283,37 @@ async def test_concurrent_appends_are_group_committed(store: Store) -> None:
         assert [e.entry["i"] for e in await store.log(f"r{r}")] == list(range(r, 500, 50))
 
 
+async def test_sqlite_paces_commits_that_come_close_together(tmp_path: Path) -> None:
+    """An append within the pace of the last commit waits out the rest of it, and what queues
+    meanwhile shares its commit; the first append is written at once."""
+    store = SqliteStore(tmp_path / "paced.sqlite3", pace=0.5)
+    await store.open()
+    try:
+        async with asyncio.timeout(5):  # far less than the pace: written at once
+            await store.append("a", 1, {})
+        before = store.append_batches
+        second = asyncio.ensure_future(store.append("a", 2, {}))
+        await asyncio.sleep(0.1)  # queued while the second waits for the pace
+        await asyncio.gather(second, store.append("b", 1, {}))
+        assert store.append_batches - before == 1
+    finally:
+        await store.close()
+
+
+async def test_sqlite_unpaced_commits_each_at_once(tmp_path: Path) -> None:
+    store = SqliteStore(tmp_path / "unpaced.sqlite3")
+    await store.open()
+    try:
+        await store.append("a", 1, {})
+        before = store.append_batches
+        second = asyncio.ensure_future(store.append("a", 2, {}))
+        await asyncio.sleep(0.1)
+        await asyncio.gather(second, store.append("b", 1, {}))
+        assert store.append_batches - before == 2
+    finally:
+        await store.close()
+
+
 async def test_entries_must_be_json(store: Store) -> None:
     with pytest.raises(StoreError):
         await store.append("r", 1, {"bad": object()})

@@ -304,6 +304,19 @@ async def test_a_restart_in_the_middle_of_a_round_loses_no_table(harness: Harnes
 # -- 4. too few registrants -----------------------------------------------------------------
 
 
+async def test_a_start_woken_early_by_a_wall_clock_set_back_waits_and_starts(
+    harness: Harness,
+) -> None:
+    tid, _, players = await quick(harness, 8)
+    await tournament_now(players[0], tid)
+    harness.clock.step_wall(-2)  # the start is read on the wall clock, the timer on the other
+    harness.advance(61)
+    await sync(players[0])
+    assert status(players[0], tid)["status"] == "scheduled"
+    harness.advance(2)
+    await wait_for(lambda: all(rooms_open(p, tid) for p in players))
+
+
 async def test_too_few_players_are_filled_with_cpus(harness: Harness) -> None:
     tid, _, players = await quick(harness, 3, fill=True)
     tables = await started(harness, tid, players)
