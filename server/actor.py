@@ -201,19 +201,29 @@ class Actor:
             self.on_failure()
 
     def _arm(self) -> None:
-        """Keep one timer on the clock for the current ``deadline``."""
+        """Keep one timer on the clock, due no later than ``deadline``.  A deadline that
+        moves later (a room's turn timer, at every move) keeps the timer it has: when that
+        fires before the deadline, it sleeps again, so a move costs no timer."""
         if self.deadline is None:
-            self._cancel_timer()
-        elif self._timer is None or self._timer_at != self.deadline:
+            self._due = False  # (a timer left on the clock finds no deadline, and stops)
+        elif self._due and self._timer_at == self.deadline:
+            return
+        elif self._timer is None or self._timer.done() or self._timer_at > self.deadline:
             self._cancel_timer()
             self._timer = self.clock.sleep_until(self.deadline)
             self._timer_at = self.deadline
             self._timer.add_done_callback(self._fire)
 
     def _fire(self, timer: asyncio.Future[None]) -> None:
-        if timer is self._timer and not timer.cancelled():
+        if timer is not self._timer or timer.cancelled():
+            return
+        if self.deadline is not None and self.deadline <= self.clock.now():
+            self._timer_at = self.deadline
             self._due = True
             self._inbox.wake()
+        else:  # the deadline moved later (or went): sleep on
+            self._timer = self._timer_at = None
+            self._arm()
 
     def _cancel_timer(self) -> None:
         if self._timer is not None and not self._timer.done():

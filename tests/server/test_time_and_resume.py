@@ -72,6 +72,27 @@ async def test_timeout_acts_for_the_player_and_two_mark_the_seat_away(harness: H
     assert back["room"]["seats"][first]["away"] is False
 
 
+async def test_a_move_gives_the_next_seat_its_whole_time(tmp_path: Path, database: str) -> None:
+    async with running_harness(tmp_path, database, bot_budget=0) as harness:  # (no search)
+        await _whole_time(harness)
+
+
+async def _whole_time(harness: Harness) -> None:
+    room_id, players = await harness.table("a", "b", "c", "d", move_seconds=30)
+    watcher = players[0]
+    harness.advance(20)  # the first seat takes 20 of its 30 s
+    first = await act_once(players, room_id)
+    table = watcher.tables[room_id]
+    assert table.deadline == harness.clock.wall() + 30
+    version = table.version
+    assert (await room_now(watcher, room_id))["version"] == version  # idle, its timer set
+    harness.advance(15)  # past the first seat's deadline, well within the second's
+    assert (await room_now(watcher, room_id))["version"] == version
+    harness.advance(16)
+    update = await watcher.next("update", kind="act", by="timeout")
+    assert update["seat"] != first and update["version"] == version + 1
+
+
 async def test_reconnect_mid_trick_gets_the_missed_updates(harness: Harness) -> None:
     room_id, players = await harness.table("a", "b", "c", "d", rules={"target": 300})
     count = 0
