@@ -56,6 +56,7 @@ from server.store.migrations import check_newer, list_migrations
 __all__ = ["DAILY_BOARD", "DAILY_QUERIES", "PROFILE_QUERIES", "RATING_BOARD", "SqliteStore"]
 
 MAX_BATCH = 2048  # most operations taken off the queue per worker round
+ROWS_PER_INSERT = 256  # log entries written by one statement (3 parameters each)
 BUSY_TIMEOUT_S = 10.0  # wait this long for another connection's write lock
 
 _PLAYER_COLS = "id, nickname, token_hash, created_at"
@@ -833,21 +834,17 @@ class SqliteStore:
             conn = self._db()
             conn.execute("BEGIN IMMEDIATE")
             try:
-                for item in items:
-                    try:
-                        if item.epoch is None:
-                            conn.execute(_INSERT_LOG, (item.room_id, item.version, item.text))
-                        else:
-                            args = (item.room_id, item.version, item.text, item.room_id, item.epoch)
-                            if conn.execute(_INSERT_LOG_FENCED, args).rowcount == 0:
-                                refused = _fenced(conn, item, item.epoch)
-                                results.append((item.fut, refused, None))
-                                continue
-                    except sqlite3.IntegrityError as exc:
-                        # A single-row INSERT that violates a constraint undoes only itself.
-                        results.append((item.fut, _append_refused(item, exc), None))
+                i = 0
+                while i < len(items):
+                    j = i
+                    while j < len(items) and j - i < ROWS_PER_INSERT and items[j].epoch is None:
+                        j += 1
+                    if j - i > 1 and _insert_rows(conn, items[i:j]):
+                        results.extend((item.fut, None, None) for item in items[i:j])
                     else:
-                        results.append((item.fut, None, None))
+                        j = max(j, i + 1)
+                        results.extend(_insert_one(conn, item) for item in items[i:j])
+                    i = j
                 conn.execute("COMMIT")
             except BaseException:
                 _rollback(conn)
@@ -966,6 +963,32 @@ def _rollback(conn: sqlite3.Connection) -> None:
         # If this fails SQLite has already rolled back; the original error is the one to report.
         with suppress(sqlite3.Error):
             conn.execute("ROLLBACK")
+
+
+def _insert_rows(conn: sqlite3.Connection, items: list[_Append]) -> bool:
+    """Insert unfenced ``items`` in one statement: one step of SQLite's, so the worker takes
+    the GIL back once for them all rather than once a row (under load the event loop holds
+    it, and each taking back can wait a switch interval).  False, and nothing written, if a
+    row breaks a constraint: then each is inserted alone to fail only its own caller."""
+    sql = _INSERT_LOG + ", (?, ?, ?)" * (len(items) - 1)
+    try:
+        conn.execute(sql, [v for item in items for v in (item.room_id, item.version, item.text)])
+    except sqlite3.IntegrityError:  # a statement that breaks a constraint undoes only itself
+        return False
+    return True
+
+
+def _insert_one(conn: sqlite3.Connection, item: _Append) -> _Result:
+    try:
+        if item.epoch is None:
+            conn.execute(_INSERT_LOG, (item.room_id, item.version, item.text))
+        else:
+            args = (item.room_id, item.version, item.text, item.room_id, item.epoch)
+            if conn.execute(_INSERT_LOG_FENCED, args).rowcount == 0:
+                return (item.fut, _fenced(conn, item, item.epoch), None)
+    except sqlite3.IntegrityError as exc:  # (a single-row INSERT undoes only itself)
+        return (item.fut, _append_refused(item, exc), None)
+    return (item.fut, None, None)
 
 
 def _append_refused(item: _Append, exc: sqlite3.IntegrityError) -> StoreError:
