@@ -1350,8 +1350,11 @@ function start() {
   }, 1000);
   setInterval(watchdog, 2000);
   if (!app.token) goScreen('hello');
-  const rulesLink = () => {
-    if (window.location.hash === '#rules') openRules();
+  // The hash this change went to (by the time the event runs, the rules' own close, queued
+  // before it, may have taken '#rules' off the address again).
+  const rulesLink = (event) => {
+    const hash = event ? new URL(event.newURL).hash : window.location.hash;
+    if (hash === '#rules') openRules();
   };
   window.addEventListener('hashchange', rulesLink);
   rulesLink();

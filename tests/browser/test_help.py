@@ -136,6 +136,20 @@ TIP_CASES: list[tuple[str, dict[str, Any], str | None]] = [
 ]  # fmt: skip
 
 
+async def test_a_link_to_the_rules_right_after_closing_them_opens_them(open_tab) -> None:
+    tab: Tab = await open_tab()
+    page = tab.page
+    await page.locator("#rules-button").click()
+    await expect(page.locator("#rules")).to_be_visible()
+    # the rules are opened by a link to them before their close has been handled (a
+    # close that, when handled, takes '#rules' off the address)
+    await page.evaluate(
+        "() => { document.querySelector('#rules').close(); window.location.hash = '#rules'; }"
+    )
+    await expect(page.locator("#rules")).to_be_visible()
+    tab.assert_clean()
+
+
 async def test_when_each_tip_is_shown(site: Site, open_tab) -> None:
     tab: Tab = await open_tab()
     await expect(tab.page.locator("#hello-form")).to_be_visible()
