@@ -836,15 +836,15 @@ class SqliteStore:
             try:
                 i = 0
                 while i < len(items):
-                    j = i
-                    while j < len(items) and j - i < ROWS_PER_INSERT and items[j].epoch is None:
-                        j += 1
-                    if j - i > 1 and _insert_rows(conn, items[i:j]):
-                        results.extend((item.fut, None, None) for item in items[i:j])
+                    j = i + 1  # items[i:j]: a run of unfenced entries, or one fenced entry
+                    if items[i].epoch is None:
+                        while j < len(items) and j - i < ROWS_PER_INSERT and items[j].epoch is None:
+                            j += 1
+                    run, i = items[i:j], j
+                    if len(run) > 1 and _insert_rows(conn, run):
+                        results.extend((item.fut, None, None) for item in run)
                     else:
-                        j = max(j, i + 1)
-                        results.extend(_insert_one(conn, item) for item in items[i:j])
-                    i = j
+                        results.extend(_insert_one(conn, item) for item in run)
                 conn.execute("COMMIT")
             except BaseException:
                 _rollback(conn)

@@ -31,14 +31,3 @@ def test_a_sleep_never_ends_before_its_time(loop: str) -> None:
     with asyncio.Runner(loop_factory=factory) as runner:
         overshoot = runner.run(_sleep_many(RealClock()))
     assert min(overshoot) >= 0.0
-
-
-def test_a_cancelled_sleep_stays_cancelled() -> None:
-    async def run() -> bool:
-        clock = RealClock()
-        sleep = clock.sleep_until(clock.now() + 0.01)
-        sleep.cancel()
-        await asyncio.sleep(0.05)
-        return sleep.cancelled()
-
-    assert asyncio.run(run())
