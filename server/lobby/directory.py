@@ -25,6 +25,7 @@ class Directory:
         self.now = now  # the clock's monotonic seconds
         self.rooms: dict[str, dict[str, Any]] = {}  # listed: public, open or playing
         self.live: dict[str, dict[str, Any]] = {}  # every open or playing room
+        self.rooms_of: dict[str, dict[str, None]] = {}  # player -> the live rooms it sits in
         self.tournaments: dict[str, dict[str, Any]] = {}  # upcoming, running, just finished
         self.finished: dict[str, float] = {}  # finished tournament -> when we heard it
         self.subscribers: set[Client] = set()
@@ -55,7 +56,9 @@ class Directory:
     def update(self, summary: dict[str, Any]) -> None:
         """A room changed: list, relist or unlist it, and tell the subscribers."""
         room_id = summary["id"]
-        if summary["status"] in LIVE_ROOM:
+        live = summary["status"] in LIVE_ROOM
+        self._index(room_id, self.live.get(room_id), summary if live else None)
+        if live:
             self.live[room_id] = summary
         else:
             self.live.pop(room_id, None)
@@ -71,13 +74,30 @@ class Directory:
             client.send(message)
 
     def seated(self, player_id: str) -> list[dict[str, Any]]:
-        """The live rooms where ``player_id`` has a seat."""
+        """The live rooms where ``player_id`` has a seat (a look at its own rooms only:
+        every welcome asks, and a node may list thousands)."""
         return [
             {"room_id": room_id, "seat": seat, "status": summary["status"]}
-            for room_id, summary in self.live.items()
+            for room_id in self.rooms_of.get(player_id, ())
+            for summary in (self.live[room_id],)
             for seat, s in enumerate(summary["seats"])
             if s["player_id"] == player_id
         ]
+
+    def _index(self, room_id: str, old: dict[str, Any] | None, new: dict[str, Any] | None) -> None:
+        """Keep :attr:`rooms_of` in step with a live room's seats going from ``old`` to
+        ``new`` (None: not live)."""
+        before = {s["player_id"] for s in old["seats"]} if old else set()
+        after = {s["player_id"] for s in new["seats"]} if new else set()
+        for player in before - after:
+            if player is not None:
+                rooms = self.rooms_of[player]
+                del rooms[room_id]
+                if not rooms:
+                    del self.rooms_of[player]
+        for player in after - before:
+            if player is not None:
+                self.rooms_of.setdefault(player, {})[room_id] = None
 
     def update_tournament(self, summary: dict[str, Any]) -> None:
         """Upcoming and running tournaments are listed, and a finished one for
