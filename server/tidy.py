@@ -48,18 +48,30 @@ def _trimmer() -> Callable[[int], int] | None:
 _TRIM = _trimmer()
 
 
+YOUNG = 400  # net new tracked objects between young collections (CPython's default: 700)
+MIDDLE = 500  # young collections between middle ones: the same objects' worth as 2,000 x 100
+
+
 async def tend_collector(tenure: float) -> None:
     """The collector of ``klaverjas serve``, until cancelled.  What start-up built is frozen;
-    the young generation stays small, so each young collection is short, and the old ones
-    are rare (every collection walks the futures and coroutines in flight, one set per
-    connection).  Every ``tenure`` seconds (0: never) what has outlived the young
-    collections is frozen too (``gc.freeze`` costs nothing), so a middle-generation
-    collection walks only what came since: at 2,000 tables it walked every wait in flight
-    and held the loop 160-190 ms.  A frozen object is still freed when its last reference
-    goes; one in a reference cycle waits for :meth:`Tidy.tidy`."""
+    the young collections are kept small and frequent, and the old ones rare (every
+    collection walks the futures and coroutines in flight, one set per connection).
+
+    Young: CPython counts allocations less deallocations, so when a move frees the room
+    state it replaces, the count barely rises while the young generation fills: at 1,000
+    tables a threshold of 2,000 let it reach about 16,000 objects, each collection 4-12 ms
+    (a latency tail of their own).  At :data:`YOUNG` they come six times as often, under
+    2 ms each, and take less in all (bench figures in the README's Speed section).
+
+    Every ``tenure`` seconds (0: never) what has outlived the young collections is frozen
+    (``gc.freeze`` costs nothing), so a middle-generation collection walks only what came
+    since: at 2,000 tables it walked every wait in flight and held the loop 160-190 ms, and
+    :data:`MIDDLE` keeps one from coming between two freezes.  A frozen object is still
+    freed when its last reference goes; one in a reference cycle waits for
+    :meth:`Tidy.tidy`."""
     gc.collect()
     gc.freeze()
-    gc.set_threshold(2_000, 100, 1_000)
+    gc.set_threshold(YOUNG, MIDDLE, 1_000)
     while tenure > 0:
         await asyncio.sleep(tenure)
         gc.freeze()

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import gc
 from pathlib import Path
 
 import pytest
 
+from server.tidy import MIDDLE, YOUNG, tend_collector
 from tests.server.conftest import Harness, running_harness
 
 pytestmark = pytest.mark.server
@@ -38,3 +41,23 @@ async def test_memory_is_tidied_once_the_load_halves(tmp_path: Path) -> None:
         assert h.server.tidy.peak == len(h.server.clients) + len(h.server.router.actors)
         await asyncio.sleep(0.3)  # the load holds at its new level: no more tidying
         assert tidied(h) == after
+
+
+async def test_the_serving_collector_keeps_young_collections_small_and_freezes_survivors() -> None:
+    thresholds = gc.get_threshold()
+    task = asyncio.create_task(tend_collector(0.05))
+    try:
+        await asyncio.sleep(0)  # it has frozen what start-up built and set the thresholds
+        assert gc.get_threshold() == (YOUNG, MIDDLE, 1_000)
+        frozen = gc.get_freeze_count()
+        assert frozen > 0
+        kept = [[i] for i in range(1_000)]  # tracked objects that outlive young collections
+        gc.collect(0)
+        await until(lambda: gc.get_freeze_count() >= frozen + len(kept), 2.0)
+        assert all(gc.is_tracked(item) for item in kept)
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+        gc.unfreeze()
+        gc.set_threshold(*thresholds)
