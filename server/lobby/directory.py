@@ -76,13 +76,15 @@ class Directory:
     def seated(self, player_id: str) -> list[dict[str, Any]]:
         """The live rooms where ``player_id`` has a seat (a look at its own rooms only:
         every welcome asks, and a node may list thousands)."""
-        return [
-            {"room_id": room_id, "seat": seat, "status": summary["status"]}
-            for room_id in self.rooms_of.get(player_id, ())
-            for summary in (self.live[room_id],)
-            for seat, s in enumerate(summary["seats"])
-            if s["player_id"] == player_id
-        ]
+        found = []
+        for room_id in self.rooms_of.get(player_id, ()):
+            summary = self.live[room_id]
+            found += [
+                {"room_id": room_id, "seat": seat, "status": summary["status"]}
+                for seat, s in enumerate(summary["seats"])
+                if s["player_id"] == player_id
+            ]
+        return found
 
     def _index(self, room_id: str, old: dict[str, Any] | None, new: dict[str, Any] | None) -> None:
         """Keep :attr:`rooms_of` in step with a live room's seats going from ``old`` to
