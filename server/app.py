@@ -28,6 +28,7 @@ from .daily.days import closes_at
 from .endpoints import Endpoints
 from .events import Events
 from .journal import Journal
+from .keepalive import Keepalive
 from .limits import Connections, FailedAttempts
 from .lobby import Identity, Lobby
 from .lobby.identity import NICKNAMES_CACHED
@@ -93,9 +94,10 @@ class Server:
         reviews = Reviews(store, self.bots, self.daily)
         rematches = Rematches(store, self.rooms, self.lobby)
         attempts = FailedAttempts(settings.attempts, settings.attempts_window, clock.now)
+        self.keepalive = Keepalive(settings.ping_interval, settings.ping_timeout)
         self.session = Session(
             self.router, self.lobby, self.identity, self.rooms, store, self.daily, reviews,
-            rematches, self.players, self.sheets, attempts,
+            rematches, self.players, self.sheets, attempts, self.keepalive,
         )  # fmt: skip
         self.http = Endpoints(
             self.router, self.metrics, store, self.daily, self.players, self.sheets, attempts,
@@ -155,9 +157,10 @@ class Server:
             max_size=HARD_FRAME_LIMIT,
             compression=None,  # frames are small JSON: deflate would cost a zlib state each
             max_queue=64,
-            ping_interval=self.settings.ping_interval,
-            ping_timeout=self.settings.ping_timeout,
+            ping_interval=None,  # our Keepalive pings only the quiet connections
+            ping_timeout=None,
         )
+        self.keepalive.start()
         self._unwatch_gc = self.metrics.watch_gc()
         self.tidy.start()
         loop = type(asyncio.get_running_loop()).__module__.partition(".")[0]  # asyncio, uvloop
@@ -187,6 +190,7 @@ class Server:
                 await asyncio.wait_for(self.ws.wait_closed(), timeout=5)
             except TimeoutError:
                 log.warning("connections_not_closed", open=len(self.clients))
+        await self.keepalive.stop()
         await self.bots.close()  # the actors are stopped: no search is waited for
         await self.tidy.stop()
         await self.store.close()
@@ -212,6 +216,7 @@ class Server:
         if self.cluster is not None:
             self.cluster.connected(client)
         self.clients.add(client)
+        self.keepalive.add(client)
         self.metrics.connections.inc()
         deadline = self.clock.sleep_until(self.clock.now() + self.settings.hello_timeout)
         deadline.add_done_callback(lambda _: self._hello_late(client))
@@ -221,6 +226,7 @@ class Server:
             deadline.cancel()
             self.connections.release(client.address)
             self.clients.discard(client)
+            self.keepalive.forget(client)
             self.metrics.connections.dec()
             if self.cluster is not None:
                 self.cluster.disconnected(client)

@@ -18,6 +18,7 @@ from websockets.exceptions import ConnectionClosed
 from . import protocol as p
 from .connection import Client
 from .daily import Daily
+from .keepalive import Keepalive
 from .limits import FailedAttempts
 from .lobby import Identity, Lobby
 from .logs import log
@@ -55,11 +56,13 @@ class Session:
     players: Players
     sheets: Sheets
     attempts: FailedAttempts
+    keepalive: Keepalive
 
     async def serve(self, client: Client) -> None:
         """Read the connection's frames until it closes; then let go of everything."""
         try:
             async for frame in client.ws:
+                self.keepalive.heard(client)
                 if client.closing:
                     break
                 if not client.bucket.allow():
