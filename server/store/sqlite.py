@@ -837,11 +837,8 @@ class SqliteStore:
         results: list[_Result] = []
         try:
             conn = self._db()
-            if (
-                len(items) <= ROWS_PER_INSERT
-                and all(item.epoch is None for item in items)
-                and _insert_rows(conn, items)
-            ):
+            single = len(items) <= ROWS_PER_INSERT and all(item.epoch is None for item in items)
+            if single and _insert_rows(conn, items):
                 self.append_batches += 1
                 return [(item.fut, None, None) for item in items]
             conn.execute("BEGIN IMMEDIATE")
@@ -853,7 +850,8 @@ class SqliteStore:
                         while j < len(items) and j - i < ROWS_PER_INSERT and items[j].epoch is None:
                             j += 1
                     run, i = items[i:j], j
-                    if len(run) > 1 and _insert_rows(conn, run):
+                    # (a single batch's statement was just refused: row by row)
+                    if len(run) > 1 and not single and _insert_rows(conn, run):
                         results.extend((item.fut, None, None) for item in run)
                     else:
                         results.extend(_insert_one(conn, item) for item in run)

@@ -54,14 +54,3 @@ async def test_a_connection_that_speaks_is_not_pinged_a_quiet_one_is(tmp_path: P
         finally:
             raw.close()
         assert (messages, code, reason) == ([], 1011, "keepalive ping timeout")
-
-
-async def test_an_application_ping_still_answers(tmp_path: Path) -> None:
-    """The ``ping`` message is the client's own; keepalive leaves it alone."""
-    async with running_harness(tmp_path, ping_interval=INTERVAL, ping_timeout=TIMEOUT) as h:
-        raw = await RawClient.connect(h.url)
-        try:
-            await raw.send({"type": "ping", "ref": "p1"})
-            assert await raw.message() == {"type": "pong", "ref": "p1"}
-        finally:
-            raw.close()
