@@ -236,10 +236,12 @@ class Node:
     async def kill(self) -> None:
         """``kill -9``: no goodbye to anyone."""
         self.stopping = True
-        if self.process is not None and self.process.returncode is None:
+        if self.process is None:
+            return
+        if self.process.returncode is None:
             with suppress(ProcessLookupError):
                 self.process.send_signal(signal.SIGKILL)
-            await self.wait(10)
+        await self.wait(10)  # also for one that exited unwaited for: its pipe is closed
 
     def terminate(self) -> None:
         """``SIGTERM``: an orderly shutdown; ``wait()`` for its exit status."""
