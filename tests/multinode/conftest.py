@@ -236,12 +236,10 @@ class Node:
     async def kill(self) -> None:
         """``kill -9``: no goodbye to anyone."""
         self.stopping = True
-        if self.process is None:
-            return
-        if self.process.returncode is None:
+        if self.process is not None and self.process.returncode is None:
             with suppress(ProcessLookupError):
                 self.process.send_signal(signal.SIGKILL)
-        await self.wait(10)  # also for one that exited unwaited for: its pipe is closed
+            await asyncio.wait_for(self.process.wait(), 10)
 
     def terminate(self) -> None:
         """``SIGTERM``: an orderly shutdown; ``wait()`` for its exit status."""
@@ -250,16 +248,8 @@ class Node:
         self.process.send_signal(signal.SIGTERM)
 
     async def wait(self, timeout: float = 15.0) -> int:
-        """The exit status, once the process has gone and its stdout pipe is closed.
-
-        The node's bot workers hold that pipe a moment longer than the node itself; a pipe
-        still open when the test's loop closes is reported as an unraisable error.
-        """
-        assert self.process is not None and self.process.stdout is not None
-        code = await asyncio.wait_for(self.process.wait(), timeout)
-        with suppress(TimeoutError):
-            await asyncio.wait_for(self.process.stdout.read(), timeout)
-        return code
+        assert self.process is not None
+        return await asyncio.wait_for(self.process.wait(), timeout)
 
     async def cluster(self) -> dict[str, Any]:
         """``GET /cluster``: ``{"node", "rooms", "tournaments"}`` this node owns."""
