@@ -178,6 +178,7 @@ class Stats:
     client_bugs: int = 0
     moves: int = 0  # players that followed a ``route`` frame to their room's node
     stopping: bool = False
+    frames: dict[int, list[str]] | None = None  # each client's frames as read, when kept
 
 
 @dataclass
@@ -213,8 +214,11 @@ class Reporter(GameClient):
 
     async def _read(self) -> None:
         try:
+            kept = None if self.stats.frames is None else self.stats.frames.setdefault(id(self), [])
             async for raw in self.ws:
                 now = perf()
+                if kept is not None:
+                    kept.append(raw)
                 frame = json.loads(raw)
                 kind = frame["type"]
                 if kind in ("snapshot", "update"):
@@ -595,6 +599,13 @@ class ServerHandle:
                 await self.proc.wait()
         self._log.close()
 
+    def keep_log(self) -> str:
+        """Copy the log out of the directory :meth:`cleanup` removes; the copy's path."""
+        fd, path = tempfile.mkstemp(prefix=f"klaverjas-{self.name}-", suffix=".log")
+        with os.fdopen(fd, "wb") as out, open(str(self.log_path), "rb") as log:
+            shutil.copyfileobj(log, out)
+        return path
+
     def cleanup(self) -> None:
         if self.tmp is not None:
             shutil.rmtree(self.tmp, ignore_errors=True)
@@ -764,7 +775,11 @@ class Cluster:
             problems = node.log_problems()
             if problems:
                 label = "server" if len(self.nodes) == 1 else node.name
-                print(f"   {label} log: {len(problems)} error lines, first: {problems[0][:300]}")
+                kept = node.keep_log()
+                print(
+                    f"   {label} log: {len(problems)} error lines, first: {problems[0][:300]}"
+                    f" (the whole log: {kept})"
+                )
             node.cleanup()
         if self.storage is not None:
             await self.storage.drop()
