@@ -185,6 +185,9 @@ async def http_get(port: int, path: str, timeout: float = 2.0) -> tuple[int, byt
             writer.transport.abort()
 
 
+SERVING = b"klaverjas serving on ws://"  # what ``klaverjas serve`` prints once it serves
+
+
 class Node:
     """One server process of the cluster."""
 
@@ -210,25 +213,30 @@ class Node:
         return not self.stopping and self.process is not None and self.process.returncode is None
 
     async def start(self, timeout: float = 20.0) -> None:
+        """Start the node and read its port from the line it prints once it serves.  Its
+        output goes to its log, not through a pipe: a pipe's transport outlives a killed
+        process until the loop reads its end, and one left so at the end of a test is
+        closed by the collector after the loop, which raises."""
+        start = self.log_path.stat().st_size if self.log_path.exists() else 0
         log: IO[bytes] = open(self.log_path, "ab")  # noqa: SIM115
         try:
             self.process = await asyncio.create_subprocess_exec(
                 sys.executable, "-m", "commands", "serve", "--host", "127.0.0.1",
                 "--port", "0",
-                cwd=ROOT, env=self.env, stdout=asyncio.subprocess.PIPE, stderr=log,
+                cwd=ROOT, env=self.env, stdout=log, stderr=log,
             )  # fmt: skip
         finally:
             log.close()
-        assert self.process.stdout is not None
-        try:
-            line = (await asyncio.wait_for(self.process.stdout.readline(), timeout)).decode()
-        except TimeoutError:
-            line = ""
-        if not line.startswith("klaverjas serving on ws://"):
+        line, deadline = None, time.monotonic() + timeout
+        while line is None and self.process.returncode is None and time.monotonic() < deadline:
+            await asyncio.sleep(0.02)
+            with open(self.log_path, "rb") as f:
+                f.seek(start)
+                line = next((ln.decode() for ln in f if ln.startswith(SERVING)), None)
+        if line is None:
             await self.kill()
             pytest.fail(
-                f"node {self.node_id} did not start (first line {line!r}); its log:\n"
-                f"{self.log_tail(40)}",
+                f"node {self.node_id} did not start; its log:\n{self.log_tail(40)}",
                 pytrace=False,
             )
         self.port = int(line.rsplit(":", 1)[1].strip(" /\n"))
