@@ -24,10 +24,10 @@ that connection, once per setting:
   between frames, a compressor made and dropped for each.
 
 For each: CPU a frame (this process's CPU time over every frame, best of ``--repeat``
-passes), bytes on the wire against plain text, and the memory a connection keeps (zlib's
-deflate state: 2^(window + 2) + 2^(memLevel + 9) bytes, plus about 6 KiB of its own; none
-with no takeover).  An action sends four frames (one a seat), so four times the CPU a frame
-is what compression would add to an action.
+passes), bytes on the wire against plain text, and the memory a connection keeps between
+frames (``tracemalloc``, which sees zlib's allocations, over 100 compressors that have
+each sent a frame; none with no takeover).  An action sends four frames (one a seat), so
+four times the CPU a frame is what compression would add to an action.
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ import asyncio
 import json
 import sys
 import time
+import tracemalloc
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -53,7 +54,6 @@ SETTINGS = {  # name: (no context takeover, window bits, memLevel)
     "takeover-15": (False, 15, 8),
     "no-takeover": (True, 12, 5),
 }
-ZLIB_OWN = 6 * 1024  # zlib's deflate state besides its window and hash (about 5.8 KiB)
 
 
 async def collect(cfg: load.Config) -> list[list[bytes]]:
@@ -77,31 +77,34 @@ async def collect(cfg: load.Config) -> list[list[bytes]]:
     return [[raw.encode() for raw in frames] for frames in stats.frames.values() if frames]
 
 
-def measure(
-    streams: list[list[bytes]], setting: tuple[bool, int, int], repeat: int
-) -> dict[str, Any]:
-    """Compress every client's frames in order with one extension a client, as a server
-    would; the best of ``repeat`` passes."""
+def extension(setting: tuple[bool, int, int]) -> PerMessageDeflate:
+    """A server's side of one connection's permessage-deflate with ``setting``."""
     no_takeover, bits, level = setting
-    frames = [[Frame(Opcode.TEXT, data) for data in stream] for stream in streams]
+    return PerMessageDeflate(False, no_takeover, 15, bits, {"memLevel": level})
+
+
+def measure(
+    frames: list[list[Frame]], setting: tuple[bool, int, int], repeat: int
+) -> tuple[float, int, float]:
+    """Compress every client's frames in order with one extension a client, as a server
+    would: the best of ``repeat`` passes' CPU seconds, the bytes sent, and the bytes one
+    connection's extension keeps between frames."""
     best, wire = float("inf"), 0
     for _ in range(repeat):
         wire = 0
         started = time.process_time()
         for stream in frames:
-            ext = PerMessageDeflate(False, no_takeover, 15, bits, {"memLevel": level})
+            ext = extension(setting)
             for frame in stream:
                 wire += len(ext.encode(frame).data)
         best = min(best, time.process_time() - started)
-    count = sum(len(stream) for stream in streams)
-    plain = sum(len(data) for stream in streams for data in stream)
-    kept = 0 if no_takeover else (1 << (bits + 2)) + (1 << (level + 9)) + ZLIB_OWN
-    return {
-        "us_per_frame": round(1e6 * best / count, 2),
-        "us_per_action": round(4e6 * best / count, 1),
-        "wire_over_plain": round(wire / plain, 3),
-        "kib_per_connection": round(kept / 1024, 1),
-    }
+    tracemalloc.start()
+    kept = [extension(setting) for _ in range(100)]
+    for ext in kept:
+        ext.encode(frames[0][0])
+    held = tracemalloc.get_traced_memory()[0] / len(kept)
+    tracemalloc.stop()
+    return best, wire, held
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -120,13 +123,20 @@ def main(argv: list[str] | None = None) -> int:
         profile=None, profile_top=0, timeline=False,
     )  # fmt: skip
     streams = asyncio.run(collect(cfg))
+    frames = [[Frame(Opcode.TEXT, data) for data in stream] for stream in streams]
     count = sum(len(stream) for stream in streams)
     plain = sum(len(data) for stream in streams for data in stream)
     mean = round(plain / count)
     print(f"-- {count:,} frames to {len(streams)} clients, {mean} bytes a frame on average")
     result: dict[str, Any] = {"frames": count, "clients": len(streams), "mean_bytes": mean}
     for name, setting in SETTINGS.items():
-        figures = result[name] = measure(streams, setting, args.repeat)
+        seconds, wire, held = measure(frames, setting, args.repeat)
+        figures = result[name] = {
+            "us_per_frame": round(1e6 * seconds / count, 2),
+            "us_per_action": round(4e6 * seconds / count, 1),
+            "wire_over_plain": round(wire / plain, 3),
+            "kib_per_connection": round(held / 1024, 1),
+        }
         print(
             f"   {name:<12} {figures['us_per_frame']:>6.2f} µs a frame"
             f" ({figures['us_per_action']:.1f} an action), wire {figures['wire_over_plain']:.2f}"

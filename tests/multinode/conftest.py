@@ -217,7 +217,6 @@ class Node:
         output goes to its log, not through a pipe: a pipe's transport outlives a killed
         process until the loop reads its end, and one left so at the end of a test is
         closed by the collector after the loop, which raises."""
-        start = self.log_path.stat().st_size if self.log_path.exists() else 0
         log: IO[bytes] = open(self.log_path, "ab")  # noqa: SIM115
         try:
             self.process = await asyncio.create_subprocess_exec(
@@ -230,8 +229,7 @@ class Node:
         line, deadline = None, time.monotonic() + timeout
         while line is None and self.process.returncode is None and time.monotonic() < deadline:
             await asyncio.sleep(0.02)
-            with open(self.log_path, "rb") as f:
-                f.seek(start)
+            with open(self.log_path, "rb") as f:  # (a new file for each node)
                 line = next((ln.decode() for ln in f if ln.startswith(SERVING)), None)
         if line is None:
             await self.kill()
