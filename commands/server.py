@@ -43,7 +43,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         except StoreError as err:
             where = settings.database_url or settings.db
             raise UsageError(f"cannot open the database {where}: {unwrap(err)}") from None
-        tenure = asyncio.create_task(tend_collector(settings.gc_tenure), name="gc-tenure")
+        collector = tend_collector(settings.gc_tenure, server.metrics.freezes)
+        tenure = asyncio.create_task(collector, name="gc-tenure")
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):

@@ -67,13 +67,12 @@ class Metrics:
             registry=r,
         )
         self.blocks.set_function(sys.getallocatedblocks)
-        self.frozen = Gauge(
-            "klaverjas_gc_frozen",
-            "Objects out of the garbage collector's sight (gc.freeze): what start-up built, "
-            "and what klaverjas serve moved there as it lived long",
+        self.freezes = Counter(
+            "klaverjas_gc_freezes",
+            "Times what outlived the young collections was moved out of the garbage "
+            "collector's sight (gc.freeze; a count of the objects there would walk them all)",
             registry=r,
         )
-        self.frozen.set_function(gc.get_freeze_count)
         self.tidied = Counter(
             "klaverjas_memory_tidied",
             "Times the load fell to half its peak and memory was collected and handed back",

@@ -9,10 +9,15 @@ from pathlib import Path
 
 import pytest
 
+from server.metrics import Metrics
 from server.tidy import MIDDLE, YOUNG, tend_collector
 from tests.server.conftest import Harness, running_harness
 
 pytestmark = pytest.mark.server
+
+
+def freezes(metrics: Metrics) -> float:
+    return metrics.registry.get_sample_value("klaverjas_gc_freezes_total") or 0.0
 
 
 def tidied(h: Harness) -> float:
@@ -45,14 +50,16 @@ async def test_memory_is_tidied_once_the_load_halves(tmp_path: Path) -> None:
 
 async def test_the_serving_collector_keeps_young_collections_small_and_freezes_survivors() -> None:
     thresholds = gc.get_threshold()
-    task = asyncio.create_task(tend_collector(0.05))
+    metrics = Metrics()
+    task = asyncio.create_task(tend_collector(0.05, metrics.freezes))
     try:
         await asyncio.sleep(0)  # it has frozen what start-up built and set the thresholds
         assert gc.get_threshold() == (YOUNG, MIDDLE, 1_000)
         frozen = gc.get_freeze_count()
-        assert frozen > 0
+        assert frozen > 0 and freezes(metrics) == 1
         kept = [[i] for i in range(1_000)]  # tracked objects made since: the next tenure
         await until(lambda: gc.get_freeze_count() >= frozen + len(kept), 2.0)  # freezes them
+        assert freezes(metrics) >= 2
     finally:
         task.cancel()
         with contextlib.suppress(asyncio.CancelledError):
