@@ -49,6 +49,7 @@ _TRIM = _trimmer()
 
 
 YOUNG = 400  # net new tracked objects between young collections (CPython's default: 700)
+YOUNG_EVERY = 0.05  # seconds: the longest time between two young collections
 MIDDLE = 500  # young collections between middle ones: the same objects' worth as 2,000 x 100
 
 
@@ -61,7 +62,12 @@ async def tend_collector(tenure: float, freezes: Counted) -> None:
     state it replaces, the count barely rises while the young generation fills: at 1,000
     tables a threshold of 2,000 let it reach about 16,000 objects, each collection 4-12 ms
     (a latency tail of their own).  At :data:`YOUNG` they come six times as often, under
-    2 ms each, and take less in all (bench figures in the README's Speed section).
+    2 ms each, and take less in all (bench figures in the README's Speed section).  But
+    when old objects die in numbers (a deal's end frees what was frozen), the count stalls
+    for good: at 2,000 tables the collections fell from 30 a second to 2 or 3, each
+    walking what half a second had made and holding the loop 40-250 ms.  So none is ever
+    more than :data:`YOUNG_EVERY` away: a tick that finds none came since the last
+    collects the young generation itself.
 
     Every ``tenure`` seconds (0: never) what has outlived the young collections is frozen
     (``gc.freeze`` costs nothing), so a middle-generation collection walks only what came
@@ -75,10 +81,18 @@ async def tend_collector(tenure: float, freezes: Counted) -> None:
     gc.freeze()
     freezes.inc()
     gc.set_threshold(YOUNG, MIDDLE, 1_000)
-    while tenure > 0:
-        await asyncio.sleep(tenure)
-        gc.freeze()
-        freezes.inc()
+    loop = asyncio.get_running_loop()
+    frozen_at = loop.time()
+    young = gc.get_count()[1]  # young collections since the last middle one or freeze
+    while True:
+        await asyncio.sleep(YOUNG_EVERY)
+        if gc.get_count()[1] == young:  # none came by the count: one by the clock
+            gc.collect(0)
+        if tenure > 0 and loop.time() - frozen_at >= tenure:
+            gc.freeze()  # (which also sets every generation's count back to 0)
+            freezes.inc()
+            frozen_at = loop.time()
+        young = gc.get_count()[1]
 
 
 class Tidy:

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from server.metrics import Metrics
-from server.tidy import MIDDLE, YOUNG, tend_collector
+from server.tidy import MIDDLE, YOUNG, YOUNG_EVERY, tend_collector
 from tests.server.conftest import Harness, running_harness
 
 pytestmark = pytest.mark.server
@@ -61,6 +61,29 @@ async def test_the_serving_collector_keeps_young_collections_small_and_freezes_s
         await until(lambda: gc.get_freeze_count() >= frozen + len(kept), 2.0)  # freezes them
         assert freezes(metrics) >= 2
     finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+        gc.unfreeze()
+        gc.set_threshold(*thresholds)
+
+
+async def test_young_collections_come_by_the_clock_when_the_count_stalls() -> None:
+    thresholds = gc.get_threshold()
+    young: list[int] = []
+
+    def counted(phase: str, info: dict[str, int]) -> None:
+        if phase == "stop" and info["generation"] == 0:
+            young.append(info["collected"])
+
+    task = asyncio.create_task(tend_collector(0, Metrics().freezes))
+    gc.callbacks.append(counted)
+    try:
+        await asyncio.sleep(0)
+        gc.set_threshold(1_000_000, MIDDLE, 1_000)  # the count alone would bring none
+        await until(lambda: len(young) >= 5, 100 * YOUNG_EVERY)
+    finally:
+        gc.callbacks.remove(counted)
         task.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await task
