@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -48,44 +49,45 @@ async def test_memory_is_tidied_once_the_load_halves(tmp_path: Path) -> None:
         assert tidied(h) == after
 
 
-async def test_the_serving_collector_keeps_young_collections_small_and_freezes_survivors() -> None:
+@contextlib.asynccontextmanager
+async def serving_collector(tenure: float) -> AsyncIterator[Metrics]:
+    """:func:`tend_collector` running (its start-up freeze done); afterwards the
+    collector's state as it was."""
     thresholds = gc.get_threshold()
     metrics = Metrics()
-    task = asyncio.create_task(tend_collector(0.05, metrics.freezes))
+    task = asyncio.create_task(tend_collector(tenure, metrics.freezes))
     try:
         await asyncio.sleep(0)  # it has frozen what start-up built and set the thresholds
+        yield metrics
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+        gc.unfreeze()
+        gc.set_threshold(*thresholds)
+
+
+async def test_the_serving_collector_keeps_young_collections_small_and_freezes_survivors() -> None:
+    async with serving_collector(0.05) as metrics:
         assert gc.get_threshold() == (YOUNG, MIDDLE, 1_000)
         frozen = gc.get_freeze_count()
         assert frozen > 0 and freezes(metrics) == 1
         kept = [[i] for i in range(1_000)]  # tracked objects made since: the next tenure
         await until(lambda: gc.get_freeze_count() >= frozen + len(kept), 2.0)  # freezes them
         assert freezes(metrics) >= 2
-    finally:
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
-        gc.unfreeze()
-        gc.set_threshold(*thresholds)
 
 
 async def test_young_collections_come_by_the_clock_when_the_count_stalls() -> None:
-    thresholds = gc.get_threshold()
-    young: list[int] = []
+    young = 0
 
     def counted(phase: str, info: dict[str, int]) -> None:
-        if phase == "stop" and info["generation"] == 0:
-            young.append(info["collected"])
+        nonlocal young
+        young += phase == "stop" and info["generation"] == 0
 
-    task = asyncio.create_task(tend_collector(0, Metrics().freezes))
-    gc.callbacks.append(counted)
-    try:
-        await asyncio.sleep(0)
+    async with serving_collector(0):
         gc.set_threshold(1_000_000, MIDDLE, 1_000)  # the count alone would bring none
-        await until(lambda: len(young) >= 5, 100 * YOUNG_EVERY)
-    finally:
-        gc.callbacks.remove(counted)
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
-        gc.unfreeze()
-        gc.set_threshold(*thresholds)
+        gc.callbacks.append(counted)
+        try:
+            await until(lambda: young >= 5, 100 * YOUNG_EVERY)
+        finally:
+            gc.callbacks.remove(counted)
