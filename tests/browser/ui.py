@@ -156,9 +156,12 @@ class Tab:
         await form.locator("input[name=move_seconds]").fill(str(move_seconds))
         if private:
             await form.locator("input[name=private]").check()
+        left = await self.table.get_attribute("data-room-id")  # a room left before, if any
         await form.get_by_role("button", name="Create").click()
         await expect(self.table).to_be_visible()
         await expect(self.table).to_have_attribute("data-room-id", re.compile(r"^r_\w+$"))
+        if left:
+            await expect(self.table).not_to_have_attribute("data-room-id", left)
         await expect(self.page.locator("#lobby")).to_be_hidden()
         return await self.room_id()
 
