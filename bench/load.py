@@ -5,6 +5,7 @@ Usage::
     python bench/load.py --spawn --tables 50,100,250,500,1000      # a fresh server per run
     python bench/load.py ws://127.0.0.1:8765/ --tables 100 --server-pid 1234
     python bench/load.py --spawn --tables 500 --server-profile /tmp/server.prof
+    python bench/load.py --spawn --tables 1000 --server-root /tmp/old   # another commit's server
     python bench/load.py --spawn --nodes 2 --tables 500    # two nodes: PostgreSQL and Redis
     python bench/load.py --spawn --nodes 2 --tables 500 --no-route   # every update crossing
     python bench/load.py --spawn --nodes 1 --database-url postgresql://postgres@127.0.0.1/test
@@ -25,10 +26,14 @@ send no keepalive pings of their own (they answer the server's).
 * Pace: each table has its own schedule of slots ``1/--rate`` seconds apart (random
   phase).  The client whose turn it is (its update carries ``legal``) waits for the
   table's next slot, then sends ``act`` with the version it saw.  A table never catches up
-  in bursts: a late action moves the schedule.  The action is a **uniformly random legal
-  action** (seeded per table): the engine's heuristic policy needs a full
-  :class:`engine.views.View`, which the protocol's client state does not rebuild cheaply.
-  A finished match makes that table create a new room with the same four clients.
+  in bursts: a turn that comes after its slot waits for the next slot of the same
+  schedule, so every table keeps its phase.  (``--drift`` moves a late table's schedule
+  to the moment its turn came, as before 4 December: tables held up by the same pause
+  then stay together, and the whole load can lock into one wave a second.)  The action is
+  a **uniformly random legal action** (seeded per table): the engine's heuristic policy
+  needs a full :class:`engine.views.View`, which the protocol's client state does not
+  rebuild cheaply.  A finished match makes that table create a new room with the same
+  four clients.
 * Measure, after ``--warmup`` seconds, for ``--duration`` seconds:
 
   - *actions/s*: our actions whose ``update`` (kind ``act``, the expected next version)
@@ -57,7 +62,10 @@ send no keepalive pings of their own (they answer the server's).
 
 The server's pid comes from ``--spawn`` (a fresh ``python -m commands serve --port 0`` on a
 temporary database, inheriting this environment, so ``KLAVERJAS_*`` settings apply),
-``--server-pid``, or ``ss -ltnp`` on the URL's port.  Against an
+``--server-pid``, or ``ss -ltnp`` on the URL's port.  ``--server-root DIR`` spawns the
+server of another checkout (a worktree of an older commit, with the built
+``engine/*.so`` copied in), so two commits can be measured side by side by the same
+generator.  Against an
 external server the rooms stay behind after a run (their seats time out and the server
 plays them): restart it between runs.  ``--server-profile FILE`` spawns the server under
 ``cProfile`` (main thread only: the SQLite worker thread is not profiled; the overhead
@@ -159,6 +167,8 @@ class Config:
     profile_top: int
     timeline: bool
     route: bool = True  # follow ``route`` frames (and spawn nodes that send them)
+    server_root: Path = ROOT  # the checkout whose server is spawned
+    drift: bool = False  # a late turn moves its table's schedule (the pace before 4 Dec)
 
 
 @dataclass
@@ -436,7 +446,7 @@ class Table:
                     continue
                 player, version, legal = todo
                 now = perf()
-                slot = max(self.next_slot, now)
+                slot = self._slot(now)
                 self.next_slot = slot + self.interval
                 if slot > now:
                     await asyncio.sleep(slot - now)
@@ -456,6 +466,16 @@ class Table:
         except Exception:
             self.stats.client_bugs += 1
             traceback.print_exc()
+
+    def _slot(self, now: float) -> float:
+        """When to act on a turn that came at ``now``: the table's next slot, or if that
+        has passed, the next one of the same schedule (``--drift``: at once)."""
+        slot = self.next_slot
+        if slot >= now or self.interval == 0.0:
+            return max(slot, now)
+        if self.cfg.drift:
+            return now
+        return slot + math.ceil((now - slot) / self.interval) * self.interval
 
     def finish(self) -> asyncio.Event:
         """Play the match to its end at once, with no new one after it; the event is set
@@ -510,7 +530,11 @@ class ServerHandle:
 
     @classmethod
     async def spawn(
-        cls, profile: str | None, name: str = "node1", env: dict[str, str] | None = None
+        cls,
+        profile: str | None,
+        name: str = "node1",
+        env: dict[str, str] | None = None,
+        root: Path = ROOT,
     ) -> ServerHandle:
         """A fresh server; on SQLite in a temporary file unless ``env`` names a database."""
         tmp = tempfile.mkdtemp(prefix="klaverjas-load-")
@@ -529,7 +553,7 @@ class ServerHandle:
             **(os.environ if env is None else env),
         }
         proc = await asyncio.create_subprocess_exec(
-            sys.executable, *prefix, *serve, cwd=ROOT, stdout=asyncio.subprocess.PIPE,
+            sys.executable, *prefix, *serve, cwd=root, stdout=asyncio.subprocess.PIPE,
             stderr=log_file, env=env,
         )  # fmt: skip
         assert proc.stdout is not None
@@ -710,7 +734,8 @@ class Cluster:
                 if profile and cfg.nodes > 1:
                     profile = f"{profile}.{name}"
                 env = cluster.storage.env(name, cfg.route) if cluster.storage else None
-                cluster.nodes.append(await ServerHandle.spawn(profile, name, env))
+                node = await ServerHandle.spawn(profile, name, env, cfg.server_root)
+                cluster.nodes.append(node)
                 cluster.rss.append({})
         except BaseException:
             await cluster.stop()
@@ -816,11 +841,11 @@ def status_kib(pid: int | str, key: str = "VmRSS") -> int | None:
     return None
 
 
-def source_version() -> str | None:
+def source_version(root: Path = ROOT) -> str | None:
     """The checkout a spawned server runs (``git describe --always --dirty``)."""
     try:
         out = subprocess.run(
-            ["git", "-C", str(ROOT), "describe", "--always", "--dirty"],
+            ["git", "-C", str(root), "describe", "--always", "--dirty"],
             capture_output=True, text=True, timeout=10,
         )  # fmt: skip
     except (OSError, subprocess.SubprocessError):
@@ -893,7 +918,7 @@ async def _in_batches(
 
 
 async def run_once(cfg: Config) -> dict[str, Any]:
-    source = source_version() if cfg.spawn else None
+    source = source_version(cfg.server_root) if cfg.spawn else None
     server = await Cluster.spawn(cfg) if cfg.spawn else Cluster.attach(cfg)
     cfg = replace(cfg, urls=server.urls)
     stats = Stats()
@@ -995,6 +1020,7 @@ async def run_once(cfg: Config) -> dict[str, Any]:
         "cpu_us_per_action": None if cpu_s is None or not acked else round(1e6 * cpu_s / acked),
         "actions_per_cpu_s": None if not cpu_s else round(acked / cpu_s),
         "route": cfg.route,
+        "drift": cfg.drift,
         "moves": stats.moves,
         "crossed_redis": {
             what: _delta(before, after, f'klaverjas_cluster_forwarded_total{{what="{what}"}}')
@@ -1319,6 +1345,17 @@ def parse_args(argv: list[str] | None = None) -> tuple[argparse.Namespace, list[
     parser.add_argument("--timeline", action="store_true", help="print per-second latency")
     parser.add_argument("--no-route", dest="route", action="store_false",
                         help="ignore route frames (spawned nodes: send none)")  # fmt: skip
+    parser.add_argument(
+        "--drift",
+        action="store_true",
+        help="a late turn moves its table's schedule (tables can lock into one wave)",
+    )
+    parser.add_argument(
+        "--server-root",
+        type=Path,
+        default=ROOT,
+        help="spawn the server of this checkout (another commit's worktree)",
+    )
     args = parser.parse_args(argv)
     counts = [int(n) for n in args.tables.split(",")]
     if args.server_profile:
@@ -1353,6 +1390,7 @@ async def main_async(args: argparse.Namespace, counts: list[int]) -> list[dict[s
             server_pids=tuple(args.server_pid), spawn=args.spawn, nodes=args.nodes,
             database_url=args.database_url, redis_url=args.redis_url, profile=profile,
             profile_top=args.profile_top, timeline=args.timeline, route=args.route,
+            server_root=args.server_root, drift=args.drift,
         )  # fmt: skip
         results.append(await run_once(cfg))
     return results

@@ -91,3 +91,22 @@ async def test_young_collections_come_by_the_clock_when_the_count_stalls() -> No
             await until(lambda: young >= 5, 100 * YOUNG_EVERY)
         finally:
             gc.callbacks.remove(counted)
+
+
+async def test_survivors_are_frozen_before_a_middle_collection_can_come() -> None:
+    middle = 0
+
+    def counted(phase: str, info: dict[str, int]) -> None:
+        nonlocal middle
+        middle += phase == "stop" and info["generation"] == 1
+
+    async with serving_collector(3_600) as metrics:  # the clock alone would freeze nothing
+        gc.callbacks.append(counted)
+        try:
+            for i in range(1, MIDDLE):  # young collections as often as a busy server's
+                gc.collect(0)
+                if i % 50 == 0:
+                    await asyncio.sleep(YOUNG_EVERY)  # a tick comes between
+            assert freezes(metrics) >= 2 and middle == 0
+        finally:
+            gc.callbacks.remove(counted)
