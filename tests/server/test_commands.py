@@ -155,7 +155,7 @@ def test_serve_freezes_what_lives_long(tmp_path: Path, tenure: str) -> None:
         try:
             assert p.stdout is not None
             url = p.stdout.readline().split()[-1]
-            at_start = freezes(url)  # start-up's, of what it built
+            at_start = freezes(url)  # the freeze of what start-up built
             assert at_start == 1
             with connect(url) as ws:  # a connection: objects that live as long as it does
                 ws.send('{"type": "hello", "nickname": "ann"}')
