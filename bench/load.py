@@ -5,6 +5,7 @@ Usage::
     python bench/load.py --spawn --tables 50,100,250,500,1000      # a fresh server per run
     python bench/load.py ws://127.0.0.1:8765/ --tables 100 --server-pid 1234
     python bench/load.py --spawn --tables 500 --server-profile /tmp/server.prof
+    python bench/load.py --tables 30 --callgrind /tmp/server.cg   # instructions an action
     python bench/load.py --spawn --tables 1000 --server-root /tmp/old   # another commit's server
     python bench/load.py --spawn --nodes 2 --tables 500    # two nodes: PostgreSQL and Redis
     python bench/load.py --spawn --nodes 2 --tables 500 --no-route   # every update crossing
@@ -71,6 +72,16 @@ plays them): restart it between runs.  ``--server-profile FILE`` spawns the serv
 ``cProfile`` (main thread only: the SQLite worker thread is not profiled; the overhead
 roughly doubles server CPU, so read its latency figures as a profile, not a benchmark)
 and prints the top functions by cumulative and by own time.
+
+``--callgrind FILE`` spawns the server under valgrind's callgrind with its counting off,
+counts from just before the window's first ``/metrics`` reading to just after its last
+(``callgrind_control -i on/off``), and prints the server's **instructions an action**: the
+instructions it ran in user space (every thread; the kernel's work, such as the system
+calls that send, is not counted) over the actions its ``klaverjas_actions_total`` counted
+meanwhile.  Unlike CPU time on a shared VM, the count repeats within a fraction of a
+percent, so a change of a few percent shows in one run of each side (use a few dozen
+tables: the server runs some fifty times slower, and per-second work such as the young
+collections weighs more than at full load).
 
 Several nodes
 -------------
@@ -168,6 +179,7 @@ class Config:
     timeline: bool
     route: bool = True  # follow ``route`` frames (and spawn nodes that send them)
     server_root: Path = ROOT  # the checkout whose server is spawned
+    callgrind: str | None = None  # spawn the server under callgrind, counting the window
     drift: bool = False  # a late turn moves its table's schedule (the pace before 4 Dec)
 
 
@@ -526,6 +538,7 @@ class ServerHandle:
         self.tmp: str | None = None
         self.log_path: str | None = None
         self.profile: str | None = None
+        self.callgrind: str | None = None
         self._log: Any = None
 
     @classmethod
@@ -535,13 +548,19 @@ class ServerHandle:
         name: str = "node1",
         env: dict[str, str] | None = None,
         root: Path = ROOT,
+        callgrind: str | None = None,
     ) -> ServerHandle:
-        """A fresh server; on SQLite in a temporary file unless ``env`` names a database."""
+        """A fresh server; on SQLite in a temporary file unless ``env`` names a database;
+        under callgrind, not yet counting, with ``callgrind`` its output file."""
         tmp = tempfile.mkdtemp(prefix="klaverjas-load-")
         serve = ["-m", "commands", "serve", "--host", "127.0.0.1", "--port", "0"]
         if env is None:
             serve += ["--db", os.path.join(tmp, "load.sqlite3")]
         prefix = ["-m", "cProfile", "-o", profile] if profile else []
+        command = [sys.executable, *prefix, *serve]
+        if callgrind:
+            valgrind = ["valgrind", "--tool=callgrind", "--instr-atstart=no"]
+            command = [*valgrind, f"--callgrind-out-file={callgrind}", *command]
         log_path = os.path.join(tmp, "server.log")
         log_file = open(log_path, "w")  # noqa: SIM115 (closed in stop)
         # The simulated players never look at a deal's result: no pause between deals
@@ -553,9 +572,8 @@ class ServerHandle:
             **(os.environ if env is None else env),
         }
         proc = await asyncio.create_subprocess_exec(
-            sys.executable, *prefix, *serve, cwd=root, stdout=asyncio.subprocess.PIPE,
-            stderr=log_file, env=env,
-        )  # fmt: skip
+            *command, cwd=root, stdout=asyncio.subprocess.PIPE, stderr=log_file, env=env
+        )
         assert proc.stdout is not None
         try:
             line = (await asyncio.wait_for(proc.stdout.readline(), 60)).decode()
@@ -569,8 +587,29 @@ class ServerHandle:
             raise SystemExit(f"the server did not start: {line!r}; see {log_path}")
         handle = cls(found.group(1), proc.pid, name)
         handle.proc, handle.tmp, handle.log_path, handle._log = proc, tmp, log_path, log_file
-        handle.profile = profile
+        handle.profile, handle.callgrind = profile, callgrind
         return handle
+
+    async def count(self, on: bool) -> None:
+        """Start or stop callgrind's counting (when the server runs under it)."""
+        if self.callgrind is None:
+            return
+        control = await asyncio.create_subprocess_exec(
+            "callgrind_control", "-i", "on" if on else "off", str(self.pid),
+            stdout=asyncio.subprocess.DEVNULL,
+        )  # fmt: skip
+        if await control.wait() != 0:
+            raise SystemExit(f"callgrind_control -i {on} {self.pid} failed")
+
+    def instructions(self) -> int | None:
+        """The instructions callgrind counted (its file is written when the server exits)."""
+        if self.callgrind is None:
+            return None
+        with open(self.callgrind) as out:
+            for line in out:
+                if line.startswith("totals:"):
+                    return int(line.split()[1])
+        return None
 
     def rss_kib(self, key: str = "VmRSS") -> int | None:
         return None if self.pid is None else status_kib(self.pid, key)
@@ -730,11 +769,12 @@ class Cluster:
                 cluster.storage = await Storage.create(cfg.database_url, redis_url)
             for i in range(cfg.nodes):
                 name = f"node{i + 1}"
-                profile = cfg.profile
-                if profile and cfg.nodes > 1:
-                    profile = f"{profile}.{name}"
+                profile, callgrind = cfg.profile, cfg.callgrind
+                if cfg.nodes > 1:
+                    profile = profile and f"{profile}.{name}"
+                    callgrind = callgrind and f"{callgrind}.{name}"
                 env = cluster.storage.env(name, cfg.route) if cluster.storage else None
-                node = await ServerHandle.spawn(profile, name, env, cfg.server_root)
+                node = await ServerHandle.spawn(profile, name, env, cfg.server_root, callgrind)
                 cluster.nodes.append(node)
                 cluster.rss.append({})
         except BaseException:
@@ -792,6 +832,15 @@ class Cluster:
             for name, value in values.items():
                 total[name] = total.get(name, 0.0) + value
         return total
+
+    async def count(self, on: bool) -> None:
+        """Start or stop callgrind's counting on every node that runs under it."""
+        await asyncio.gather(*(node.count(on) for node in self.nodes))
+
+    def instructions(self) -> int | None:
+        """What callgrind counted on all nodes (None: no node ran under it)."""
+        counts = [node.instructions() for node in self.nodes if node.callgrind]
+        return _sum(counts) if counts else None
 
     async def stop(self) -> None:
         """Stop the spawned nodes, report their logs' errors, then remove what they used."""
@@ -956,11 +1005,13 @@ async def run_once(cfg: Config) -> dict[str, Any]:
         gc.disable()
         monitor = asyncio.create_task(_lag_monitor(stats.lag))
         await asyncio.sleep(cfg.warmup)
+        await server.count(True)
         before = await server.metrics()
         t0, cpu0, own0, box0 = perf(), server.cpu_seconds(), time.process_time(), machine_cpu()
         await asyncio.sleep(cfg.duration)
         t1, cpu1, own1, box1 = perf(), server.cpu_seconds(), time.process_time(), machine_cpu()
         after = await server.metrics()
+        await server.count(False)
         rss["end"] = server.read_rss("end")
         own_rss = status_kib("self")
         rss["peak"] = server.read_rss("peak", "VmHWM")
@@ -1058,6 +1109,8 @@ async def run_once(cfg: Config) -> dict[str, Any]:
             )
         ],
     }
+    if cfg.callgrind:
+        result["callgrind"] = _instructions(server.instructions(), before, after)
     if cfg.timeline:
         result["timeline"] = _timeline(stats, t0, t1)
     print_run(result)
@@ -1065,6 +1118,16 @@ async def run_once(cfg: Config) -> dict[str, Any]:
         if node.profile:
             print_profile(node.profile, cfg.profile_top)
     return result
+
+
+def _instructions(
+    counted: int | None, before: dict[str, float], after: dict[str, float]
+) -> dict[str, Any]:
+    """Callgrind's count over the actions the servers accepted meanwhile."""
+    names = {name for name in after if name.startswith("klaverjas_actions_total{")}
+    actions = round(sum(after[name] - before.get(name, 0.0) for name in names))
+    per_action = None if counted is None or not actions else round(counted / actions)
+    return {"instructions": counted, "actions": actions, "per_action": per_action}
 
 
 def _spread(tables: list[Table], urls: tuple[str, ...]) -> list[int]:
@@ -1232,6 +1295,14 @@ def print_run(r: dict[str, Any]) -> None:
         f"  mean {_fmt(srv.get('mean'))}  (arrival to queued, /metrics, n={srv['count']})",
         f"   server CPU     {_fmt(r['cpu_us_per_action'])} µs per action,"
         f" {_fmt(r['actions_per_cpu_s'])} actions per CPU-second (all nodes together)",
+        *(
+            [
+                f"   instructions   {_fmt(cg['per_action'])} per action in user space"
+                f" (callgrind, {cg['actions']} actions)"
+            ]
+            if (cg := r.get("callgrind"))
+            else []
+        ),
         f"   routing        {'on' if r['route'] else 'off'}: {r['moves']} players moved to"
         f" their room's node; crossed Redis in the window:"
         f" {_fmt(r['crossed_redis']['command'])} commands,"
@@ -1342,6 +1413,10 @@ def parse_args(argv: list[str] | None = None) -> tuple[argparse.Namespace, list[
         "--server-profile", metavar="FILE", help="spawn the server under cProfile (implies --spawn)"
     )
     parser.add_argument("--profile-top", type=int, default=25)
+    parser.add_argument(
+        "--callgrind", metavar="FILE",
+        help="spawn the server under callgrind: instructions an action (implies --spawn)",
+    )  # fmt: skip
     parser.add_argument("--timeline", action="store_true", help="print per-second latency")
     parser.add_argument("--no-route", dest="route", action="store_false",
                         help="ignore route frames (spawned nodes: send none)")  # fmt: skip
@@ -1358,8 +1433,10 @@ def parse_args(argv: list[str] | None = None) -> tuple[argparse.Namespace, list[
     )
     args = parser.parse_args(argv)
     counts = [int(n) for n in args.tables.split(",")]
-    if args.server_profile:
+    if args.server_profile or args.callgrind:
         args.spawn = True
+    if args.callgrind and args.server_profile:
+        parser.error("--callgrind and --server-profile do not go together")
     if len(counts) > 1 and not args.spawn:
         parser.error("several table counts need --spawn (a fresh server per run)")
     if args.spawn and args.url:
@@ -1391,6 +1468,8 @@ async def main_async(args: argparse.Namespace, counts: list[int]) -> list[dict[s
             database_url=args.database_url, redis_url=args.redis_url, profile=profile,
             profile_top=args.profile_top, timeline=args.timeline, route=args.route,
             server_root=args.server_root, drift=args.drift,
+            callgrind=None if args.callgrind is None
+            else args.callgrind if len(counts) == 1 else f"{args.callgrind}.{tables}",
         )  # fmt: skip
         results.append(await run_once(cfg))
     return results

@@ -28,6 +28,13 @@ def encode(message: dict[str, Any]) -> str:
     return to_json(message).decode()
 
 
+def with_legal(frame: str, legal: list[str]) -> str:
+    """``frame`` (an encoded object) with ``"legal": legal`` added as its last key: the text
+    ``encode`` gives the object with it, made without encoding the rest again."""
+    comma = "," if frame != "{}" else ""
+    return f'{frame[:-1]}{comma}"legal":{to_json(legal).decode()}}}'
+
+
 class Followed(Protocol):
     """An actor a peer follows (a room it joined, a tournament or a score sheet it watches)."""
 

@@ -38,7 +38,7 @@ from ..bots import fallback
 from ..events import DealEnded, MatchEnded, RoomChanged
 from ..logs import log
 from ..messages import Message, ReplaceWithCpu
-from ..peer import encode
+from ..peer import encode, with_legal
 from ..players.stats import SeatStats, seat_stats
 from ..router import ROOM
 from .entries import Acted, Entry
@@ -299,16 +299,10 @@ class RoomActor(Actor):
             tuple(events), room.turn, self.deadline_wall, summary,
         )  # fmt: skip
         self.history.append(step)
-        frames: dict[int | None, str] = {}  # one encoding per seat (and one for spectators)
-        made: list[tuple[dict[str, Any], str]] = []  # seats that see alike share it
+        frames: dict[int | None, str] = {}  # one encoding per seat (None: spectators)
         for client, seat in list(self.members.items()):
             if seat not in frames:
-                update = self._update(step, seat, current=True)
-                text = next((text for seen, text in made if seen == update), None)
-                if text is None:
-                    text = encode(update)
-                    made.append((update, text))
-                frames[seat] = text
+                frames[seat] = self._frame(step, seat, frames)
             client.deliver(room.id, version, frames[seat])
         if isinstance(entry, Acted):
             ports.metrics.actions.labels(entry.by).inc()
@@ -388,9 +382,28 @@ class RoomActor(Actor):
             await self._save_record()
             await self.ports.events.publish(self._ending())
 
+    def _frame(self, step: Step, seat: int | None, frames: dict[int | None, str]) -> str:
+        """The latest update's text as ``seat`` sees it.  Only a deal's start shows a seat
+        something of its own (its hand): any other update is the spectators' (encoded once,
+        kept in ``frames``) with, for the seat on turn, its legal actions added."""
+        if seat is not None and any(isinstance(e, DealStarted) for e in step.events):
+            return encode(self._update(step, seat, current=True))
+        shared = frames.get(None)
+        if shared is None:
+            shared = frames[None] = encode(self._update(step, None, current=True))
+        legal = self._legal(seat)
+        return shared if legal is None else with_legal(shared, legal)
+
+    def _legal(self, seat: int | None) -> list[str] | None:
+        """``seat``'s legal actions if the decision now due is its own."""
+        match = self.room.match
+        if seat is None or match is None or self.room.turn != seat:
+            return None
+        return [str(a) for a in match.legal_actions()]
+
     def _update(self, step: Step, seat: int | None, current: bool) -> dict[str, Any]:
-        """An update as ``seat`` (None: a spectator) may see it; ``legal`` only when it is
-        the latest update and that seat's decision."""
+        """An update as ``seat`` (None: a spectator) may see it; ``legal`` (always last)
+        only when it is the latest update and that seat's decision."""
         message: dict[str, Any] = {
             "type": "update",
             "room_id": self.room.id,
@@ -406,9 +419,9 @@ class RoomActor(Actor):
             message["by"] = step.by
         if step.summary is not None:
             message["room"] = step.summary
-        match = self.room.match
-        if current and seat is not None and match is not None and self.room.turn == seat:
-            message["legal"] = [str(a) for a in match.legal_actions()]
+        legal = self._legal(seat) if current else None
+        if legal is not None:
+            message["legal"] = legal
         return message
 
     def summary(self) -> dict[str, Any]:
