@@ -53,7 +53,7 @@ async def serve(port: int, db: str | None, frame_bytes: int) -> None:
 
     store = None
     if db is not None:
-        store = SqliteStore(db, pace=0.002)
+        store = SqliteStore(db, pace=0.002)  # Settings.commit_pace's default
         await store.open()
     tables: dict[str, list] = {}
     versions: dict[str, int] = {}

@@ -85,6 +85,9 @@ async def test_players_who_follow_the_route_play_on_the_owner_and_nothing_crosse
     for bot in table.players:  # each welcome names the node that sent it
         welcome = next(f for f in bot.seen() if f["type"] == "welcome")
         assert welcome["node"] == bot.connections[0][0]
+    await cluster.until(  # (the bots read on their own: a route frame may still be on its way)
+        lambda: all(routes(bot, table.room_id) for bot in guests), 10, "the guests' route frames"
+    )
     for bot in guests:  # the snapshot of its seat, then where the room runs
         frames = [f for f in bot.seen(table.room_id) if f["type"] in ("snapshot", "route")]
         assert [f["type"] for f in frames[:2]] == ["snapshot", "route"], frames
