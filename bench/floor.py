@@ -37,6 +37,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from load import _ms, _quantile, raise_fd_limit
 from websockets.asyncio.client import connect
 
 TICK = os.sysconf("SC_CLK_TCK")
@@ -159,8 +160,8 @@ async def run(args: argparse.Namespace) -> dict:
             "frame_bytes": args.frame,
             "actions_per_s": round(actions / window, 1),
             "latency_ms": {
-                "p50": round(1000 * lat[len(lat) // 2], 2),
-                "p99": round(1000 * lat[int(len(lat) * 0.99)], 2),
+                "p50": _ms(_quantile(lat, 0.50)),
+                "p99": _ms(_quantile(lat, 0.99)),
             },
             "server_cpu_pct": round(100 * (user + system) / window, 1),
             "cpu_us_per_action": round(1e6 * (user + system) / actions),
@@ -187,8 +188,6 @@ def main(argv: list[str] | None = None) -> int:
 
         uvloop.run(serve(args.serve, args.db, args.frame))
         return 0
-    from load import raise_fd_limit
-
     raise_fd_limit(8 * args.tables + 100)
     result = asyncio.run(run(args))
     r = result

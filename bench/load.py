@@ -599,7 +599,7 @@ class ServerHandle:
             stdout=asyncio.subprocess.DEVNULL,
         )  # fmt: skip
         if await control.wait() != 0:
-            raise SystemExit(f"callgrind_control -i {on} {self.pid} failed")
+            raise SystemExit(f"callgrind_control -i {'on' if on else 'off'} {self.pid} failed")
 
     def instructions(self) -> int | None:
         """The instructions callgrind counted (its file is written when the server exits)."""
