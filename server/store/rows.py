@@ -23,9 +23,12 @@ from .base import (
 )
 
 
+_ENCODE = json.JSONEncoder(separators=(",", ":")).encode  # json.dumps made one a call
+
+
 def dumps(obj: Any, what: str) -> str:
     try:
-        return json.dumps(obj, separators=(",", ":"))
+        return _ENCODE(obj)
     except (TypeError, ValueError) as exc:
         raise StoreError(f"{what} is not JSON-serialisable: {exc}") from exc
 
