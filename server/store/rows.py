@@ -22,7 +22,6 @@ from .base import (
     TournamentRow,
 )
 
-
 _ENCODE = json.JSONEncoder(separators=(",", ":")).encode  # json.dumps made one a call
 
 
