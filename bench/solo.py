@@ -127,6 +127,7 @@ class Stats:
     setup_failures: int = 0
     client_bugs: int = 0
     stopping: bool = False
+    frames: None = None  # load.Reporter's kept frames: none kept here
 
 
 class Human(load.Reporter):
