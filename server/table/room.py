@@ -14,7 +14,9 @@ Transitions, in one table (command: entries written | refusals)::
                                                   | room_started already_seated seat_taken
     leave(p)          Seated(s, None) [+ Closed | Owned(h)]  | not_seated match_running
                       (Closed when it leaves an open room with no player seated; an owner
-                      who leaves passes the room to h, the next player seated clockwise)
+                      who leaves passes the room to h, the next player seated clockwise);
+                      Closed alone when the player of a solo game leaves it while it plays
+                      (it resigns: the game ends unfinished)
     add_cpu(p, s, l)  Seated(s, cpu, l)           | not_owner room_started seat_taken
     remove(p, s)      Seated(s, None)             | not_owner room_started seat_empty
                                                     cannot_remove_self
@@ -69,6 +71,7 @@ from ..levels import DEFAULT_LEVEL, LEGACY_LEVEL, STRONG, TAKEOVER_LEVEL, bare_c
 from .entries import (
     CASUAL,
     DAILY,
+    SOLO,
     Acted,
     Away,
     Closed,
@@ -181,6 +184,26 @@ class Room:
     def live(self) -> bool:
         return self.status in LIVE
 
+    @property
+    def solo(self) -> bool:
+        """A game of one player against CPUs (a solo or a daily game): nobody else may
+        enter or watch it."""
+        return self.mode in (SOLO, DAILY)
+
+    def seated(self, player: str) -> bool:
+        return self.seat_of(player) is not None
+
+    def admit(self, player: str, invited: bool) -> None:
+        """Refuses ``player`` a seat in or a view of the room where it may not come: a solo
+        or daily game to all but its player; a private room to one without its invite."""
+        if self.solo and not self.seated(player):
+            raise RoomError(
+                "solo_game", "this is another player's game against CPUs: only they may play "
+                "or watch it",
+            )  # fmt: skip
+        if self.private and not invited and not self.solo:
+            raise RoomError("invite_required", "this room is private: use its invite code")
+
     def seat_of(self, player: str) -> int | None:
         for index, seat in enumerate(self.seats):
             if seat.player == player:
@@ -254,6 +277,8 @@ class Room:
 
     def leave(self, player: str) -> list[Entry]:
         seat = self._seated(player)
+        if self.status == PLAYING and self.mode == SOLO:
+            return [Closed()]  # its one player resigns: the game ends unfinished
         if self.status == PLAYING:
             raise RoomError("match_running", "the match is running; your seat stays yours")
         entries: list[Entry] = [Seated(seat, None)]

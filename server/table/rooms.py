@@ -178,14 +178,12 @@ class Rooms:
     async def handle(self, actor: RoomActor, peer: Peer, m: Any) -> None:
         started = time.perf_counter()
         match m:
-            case p.TakeSeat() | p.Watch() if m.invite_code is None and actor.room.private:
-                raise p.ProtocolError(
-                    "invite_required", "this room is private: use its invite code"
-                )
-            case p.TakeSeat():
-                await actor.call(lambda: actor.take_seat(peer, m.seat))
-            case p.Watch():
-                await actor.call(lambda: actor.watch(peer))
+            case p.TakeSeat() | p.Watch():
+                actor.room.admit(peer.player_id, invited=m.invite_code is not None)
+                if isinstance(m, p.TakeSeat):
+                    await actor.call(lambda: actor.take_seat(peer, m.seat))
+                else:
+                    await actor.call(lambda: actor.watch(peer))
             case p.Resume():
                 try:
                     await actor.call(lambda: actor.resume(peer, m.version))

@@ -80,7 +80,7 @@ async def test_new_game_seats_you_with_three_cpus_and_starts(harness: Harness) -
     lobby = await bob.request({"type": "lobby_subscribe"}, "lobby")
     assert all(r["id"] != snap["room_id"] for r in lobby["rooms"])
     refused = await bob.request({"type": "watch", "room_id": snap["room_id"]}, "error")
-    assert refused["code"] == "invite_required"
+    assert refused["code"] == "solo_game"
 
 
 async def test_new_game_plays_to_the_end_with_chosen_rules(harness: Harness) -> None:
@@ -91,6 +91,29 @@ async def test_new_game_plays_to_the_end_with_chosen_rules(harness: Harness) -> 
     assert [s["level"] for s in snap["room"]["seats"][1:]] == ["strong"] * 3  # the default
     await finish(anna, snap["room_id"])
     assert anna.tables[snap["room_id"]].room["status"] == "finished"
+
+
+async def test_leaving_a_solo_game_resigns_it(harness: Harness) -> None:
+    """The player's ``leave_room`` ends the game unfinished: closed, no record, gone from
+    the player's tables; a resume shows it as it ended."""
+    anna = await harness.client("Anna")
+    snap = await anna.request({"type": "new_game", "level": "random"}, "snapshot")
+    room_id = snap["room_id"]
+    while anna.tables[room_id].turn != 0:  # the CPUs act up to anna's turn
+        await anna.next("update", room_id=room_id)
+    act = {"type": "act", "room_id": room_id, "action": anna.tables[room_id].legal[0]}
+    await anna.send({"type": "leave_room", "room_id": room_id})
+    closed = await anna.next("update", room_id=room_id, kind="closed")
+    assert closed["room"]["status"] == "closed" and closed["turn"] is None
+    await sync(anna)
+    assert (await anna.request(act, "error"))["code"] == "room_closed"
+    again = await harness.client()
+    welcome = await again.hello(token=anna.token)
+    assert welcome["rooms"] == []
+    ended = await again.request({"type": "resume", "room_id": room_id}, "snapshot")
+    assert ended["room"]["status"] == "closed"
+    record = await again.request({"type": "get_record", "match_id": room_id}, "record")
+    assert record["type"] == "error", record  # resigned: no result, no record
 
 
 async def test_new_game_refuses_wrong_types(harness: Harness) -> None:

@@ -541,6 +541,26 @@ async def invite_required(tmp_path: Path) -> None:
         await refused(r.eve, take, "invite_required", r.others(r.eve), r.state)
 
 
+@provokes("solo_game")
+async def solo_game(tmp_path: Path) -> None:
+    async with server(tmp_path) as h:
+        ann, bob = await h.client("ann"), await h.client("bob")
+        solo = await ann.request({"type": "new_game", "level": "random"}, "snapshot")
+        room_id = solo["room_id"]
+        while ann.tables[room_id].turn != 0:  # the CPUs act up to ann's turn, then wait
+            await ann.next("update", room_id=room_id)
+        store = await h.store()
+
+        async def state() -> Any:
+            return await store.log(room_id), await store.room(room_id)
+
+        for frame in (
+            {"type": "watch", "room_id": room_id},
+            {"type": "take_seat", "room_id": room_id, "seat": 1},
+        ):
+            await refused(bob, frame, "solo_game", (ann,), state)
+
+
 @provokes("bad_invite")
 async def bad_invite(tmp_path: Path) -> None:
     async with server(tmp_path) as h:

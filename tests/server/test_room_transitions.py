@@ -71,6 +71,15 @@ def held_by(room: Room, seat: int, legal: bool) -> str:
     return str(Action.play(cards[0]))
 
 
+def solo() -> Room:
+    """A solo game under way: OWNER in seat 0 beside three CPUs."""
+    first = Created(
+        OWNER, "solo", Rules(), 30, True, None, seed=7, seats=(OWNER, None, None, None),
+        cpu_level="heuristic", mode="solo",
+    )  # fmt: skip
+    return Room.from_log("r1", [first, Started()])
+
+
 def cpu_at(seat: int) -> Callable[[], Room]:
     """A running match with a CPU (a strong one) in ``seat``."""
     seats = [Seated(seat, None, True, "strong") if s.seat == seat else s for s in FULL]
@@ -122,6 +131,8 @@ CASES = [
     Case("the last player leaves: closed", lambda: build(Seated(1, "p1"), Seated(2, None, True)),
          lambda r: r.leave("p1"), [Seated(1, None), Closed()]),
     Case("leave a running match", playing(), lambda r: r.leave("p1"), "match_running"),
+    Case("the player of a solo game resigns it", solo, lambda r: r.leave(OWNER), [Closed()]),
+    Case("a stranger leaves a solo game", solo, lambda r: r.leave("p9"), "not_seated"),
     # add_cpu
     Case("the owner adds a CPU", build, lambda r: r.add_cpu(OWNER, 3),
          [Seated(3, None, True, "strong")]),
@@ -220,6 +231,7 @@ SAYS = {
     'take a seat once playing': 'the room is playing; seats are fixed',
     'leave without a seat': 'you have no seat in this room',
     'leave a running match': 'the match is running; your seat stays yours',
+    'a stranger leaves a solo game': 'you have no seat in this room',
     'another adds a CPU': "only the room's owner may do that",
     'a CPU on a taken seat': 'seat 3 is taken',
     'a CPU once playing': 'the room is playing; seats are fixed',
