@@ -194,7 +194,8 @@ class Node:
     def __init__(self, node_id: str, env: dict[str, str], log_path: Path) -> None:
         self.node_id = node_id
         self.env = env
-        self.log_path = log_path
+        self.first_log = log_path
+        self.logs: list[Path] = []  # one file for each start, in order
         self.process: asyncio.subprocess.Process | None = None
         self.port = 0
         self.stopping = False  # killed or terminated by the test: bots go elsewhere
@@ -212,12 +213,21 @@ class Node:
     def alive(self) -> bool:
         return not self.stopping and self.process is not None and self.process.returncode is None
 
+    @property
+    def log_path(self) -> Path:
+        """The log of the node's latest start."""
+        return self.logs[-1] if self.logs else self.first_log
+
     async def start(self, timeout: float = 20.0) -> None:
         """Start the node and read its port from the line it prints once it serves.  Its
         output goes to its log, not through a pipe: a pipe's transport outlives a killed
         process until the loop reads its end, and one left so at the end of a test is
-        closed by the collector after the loop, which raises."""
-        log: IO[bytes] = open(self.log_path, "ab")  # noqa: SIM115
+        closed by the collector after the loop, which raises.  Each start writes a fresh
+        log (``n1-0.log``, then ``n1-0-r1.log``...), so the port read is this start's,
+        never the one an earlier start of the node printed."""
+        first, n = self.first_log, len(self.logs)
+        self.logs.append(first.with_name(f"{first.stem}-r{n}{first.suffix}") if n else first)
+        log: IO[bytes] = open(self.log_path, "xb")  # noqa: SIM115
         try:
             self.process = await asyncio.create_subprocess_exec(
                 sys.executable, "-m", "commands", "serve", "--host", "127.0.0.1",
@@ -229,7 +239,7 @@ class Node:
         line, deadline = None, time.monotonic() + timeout
         while line is None and self.process.returncode is None and time.monotonic() < deadline:
             await asyncio.sleep(0.02)
-            with open(self.log_path, "rb") as f:  # (a new file for each node)
+            with open(self.log_path, "rb") as f:
                 line = next((ln.decode() for ln in f if ln.startswith(SERVING)), None)
         if line is None:
             await self.kill()
@@ -238,6 +248,7 @@ class Node:
                 pytrace=False,
             )
         self.port = int(line.rsplit(":", 1)[1].strip(" /\n"))
+        self.stopping = False  # a restarted node: clients may come now that its port is known
 
     async def kill(self) -> None:
         """``kill -9``: no goodbye to anyone."""
@@ -265,11 +276,14 @@ class Node:
         return json.loads(body)
 
     def log_tail(self, lines: int = 20) -> str:
-        try:
-            text = self.log_path.read_text(errors="replace").splitlines()
-        except OSError:
-            return "(no log)"
-        return "\n".join(text[-lines:]) or "(empty log)"
+        """The last ``lines`` of the node's logs, all its starts in order."""
+        text: list[str] = []
+        for path in self.logs:
+            try:
+                text += [f"--- {path.name}", *path.read_text(errors="replace").splitlines()]
+            except OSError:
+                text.append(f"--- {path.name} (unreadable)")
+        return "\n".join(text[-lines:]) or "(no log)"
 
 
 class Cluster:
