@@ -55,6 +55,8 @@ class MatchEnded:
     stats: tuple[SeatStats, ...] = ()  # by seat: each starter's part (server.players.stats)
     abandoned: frozenset[str] = frozenset()  # starters who did not finish it: a CPU took
     # their seat, or the server was playing it (away) when the match ended
+    stood_in: frozenset[str] = frozenset()  # starters some of whose moves the server made
+    # (their time ran out, or they were away)
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,7 +25,7 @@ import asyncio
 import secrets
 from typing import TYPE_CHECKING, Any
 
-from engine import Deal, Match, Rules
+from engine import Deal, Rules
 from engine.cards import mask_str
 
 from .. import protocol as p
@@ -36,7 +36,7 @@ from ..logs import log
 from ..router import ROOM, Ref
 from ..store.base import DailyAttempt, DailyRow, StoreError
 from ..table import entries
-from ..table.room import LIVE
+from ..table.room import LIVE, Room
 from .days import daily_seed, day_of, moment, previous, streak
 
 if TYPE_CHECKING:
@@ -108,8 +108,12 @@ class Daily:
         await self.ports.router.run(Ref(ROOM, attempt.room_id), peer, resume)
 
     async def ended(self, event: MatchEnded) -> None:
-        """A daily game ended: its total and deal scores join the day's board (once)."""
+        """A daily game ended: its total and deal scores join the day's board (once), if its
+        player made every own move."""
         if event.mode != entries.DAILY or event.day is None or event.players[0] is None:
+            return
+        if event.players[0] in event.stood_in:  # (a log from before nobody stood in)
+            log.warning("daily_not_ranked", day=event.day, room_id=event.room_id)
             return
         points = [score[0] for score in event.scores]
         recorded = await self.store.finish_daily(
@@ -120,15 +124,19 @@ class Daily:
 
     async def _attempt(self, day: str, player: str) -> DailyAttempt | None:
         """``player``'s attempt of ``day``, recorded as finished if its match record says
-        so: the record is stored first, then the ending is published (or, after a crash in
-        between, when the room is next loaded), and only then does anyone hear of it."""
+        so (and its player made every own move): the record is stored first, then the
+        ending is published (or, after a crash in between, when the room is next loaded),
+        and only then does anyone hear of it."""
         attempt = await self.store.daily_attempt(day, player)
         if attempt is None or attempt.finished:
             return attempt
-        record = await self.store.match(attempt.room_id)
-        if record is None:
+        if await self.store.match(attempt.room_id) is None:
             return attempt
-        match = await asyncio.to_thread(Match.from_record, record)
+        logged = [entries.decode(e.entry) for e in await self.store.log(attempt.room_id)]
+        room = await asyncio.to_thread(Room.from_log, attempt.room_id, logged)
+        if room.match is None or 0 in room.stood_in:
+            return attempt
+        match = room.match
         points = [deal.result.score[0] for deal in match.sheet]
         wall = self.ports.clock.wall()
         await self.store.finish_daily(day, player, match.totals[0], points, wall)
@@ -185,11 +193,7 @@ class Daily:
             "streak": None,
         }
         if mine is not None and mine.total is not None:
-            board["you"] = {
-                "rank": await self.store.daily_rank(day, mine.total),
-                "total": mine.total,
-                "difference": round(mine.total - par, 1),
-            }
+            board["you"] = await self._yours(mine, mine.total, par, field)
         if viewer is not None:
             board["streak"] = streak(await self.store.daily_days(viewer, STREAK_DAYS), today)
         if revealed:
@@ -201,6 +205,22 @@ class Daily:
                 for row in best
             ]
         return board
+
+    async def _yours(
+        self, mine: DailyAttempt, total: int, par: float, field: list[tuple[int, int, int]]
+    ) -> dict[str, Any]:
+        """The viewer's own finished game on the board: its rank, total and difference, and
+        deal by deal its points and their difference from the field's mean."""
+        day, player = mine.day, mine.player_id
+        points = (await self.store.daily_points(day, [player])).get(player, [])
+        means = {n: p / players for n, players, p in field}
+        return {
+            "rank": await self.store.daily_rank(day, total),
+            "total": total,
+            "difference": round(total - par, 1),
+            "points": points,
+            "differences": [round(p - means[n], 1) for n, p in enumerate(points)],
+        }
 
     def _unrevealed(self, day: str, today: str) -> str:
         """Why ``day``'s board is refused: its results are not revealed yet."""

@@ -183,8 +183,8 @@ class RoomActor(Actor):
     async def on_deadline(self) -> None:
         """The deadline passed: an open room nobody seated comes back to closes (or one
         whose owner does not come back passes to a player who is there), the pause
-        between deals is over, a daily game closes, or commit the decision due once its
-        answer is in."""
+        between deals is over, a daily game closes or marks its player away, or commit the
+        decision due once its answer is in."""
         if self._closed_day():
             await self.commit_all(self.room.close_day())
             return
@@ -202,8 +202,11 @@ class RoomActor(Actor):
             await self.commit_all(self.room.end_pause())
             return
         pending = self._ask()
-        if pending is None:
-            self._by_closing()
+        if pending is None:  # nobody may play this move: the daily game waits for its player
+            if entries := self.room.time_out():
+                await self.commit_all(entries)
+            else:
+                self._by_closing()
             return
         pending.due = True
         if not pending.answer.done():
@@ -355,11 +358,14 @@ class RoomActor(Actor):
             player for player, seat in zip(starters, room.seats, strict=True)
             if player is not None and (seat.player != player or seat.away)
         )  # fmt: skip
+        stood_in = frozenset(
+            player for seat in room.stood_in if (player := starters[seat]) is not None
+        )
         return MatchEnded(
             room.id, room.tournament, match.winner, totals, self._record(),
             tuple(None if s.cpu else s.player for s in room.seats), room.mode, room.day,
             tuple((d.result.score[0], d.result.score[1]) for d in match.sheet),
-            room.rated_match, starters, self._stats(starters), abandoned,
+            room.rated_match, starters, self._stats(starters), abandoned, stood_in,
         )  # fmt: skip
 
     def _stats(self, starters: tuple[str | None, ...]) -> tuple[SeatStats, ...]:
@@ -443,11 +449,22 @@ class RoomActor(Actor):
             "room": self.summary(),
             "seat": seat,
             "invite_code": room.invite_code if insider else None,
-            "view": view(room.match, seat).to_dict() if room.match else None,
+            "view": self._view(seat),
             "deadline": self.deadline_wall,
             "chat": list(self.chat_lines),
             "recent": self._recent(seat),
         }
+
+    def _view(self, seat: int | None) -> dict[str, Any] | None:
+        """The match as ``seat`` knows it; while nobody may act (the pause between deals, a
+        closed room) its ``turn`` is null and it has no legal actions, as the updates say."""
+        room = self.room
+        if room.match is None:
+            return None
+        shown = view(room.match, seat).to_dict()
+        if room.turn is None:
+            shown["turn"], shown["legal"] = None, []
+        return shown
 
     def _recent(self, seat: int | None) -> list[dict[str, Any]]:
         """The updates of the current deal so far as ``seat`` saw them (what table talk is

@@ -39,9 +39,17 @@ Transitions, in one table (command: entries written | refusals)::
     expire(d, a)      Acted(turn, a, cpu|timeout) [+ Away(turn, True) after `away_after`
                       timeouts in a row]; nothing once `d` is no longer the decision due
                                                   | the engine's refusals (`a` not legal)
+    time_out()        Away(turn, True) when the time of a player nobody may play for ran
+                      out (the daily game), unless it is away already
     replace_with_cpu(p)  Seated(s, cpu, strong) if seated
     follow_up()       Started once every seat is filled and every player ready; Resumed
                       once every player the pause waits for has seen the deal's result
+
+In the daily game nobody plays a player's moves (``stands_in`` is false): when its time runs
+out the player is marked away (``time_out``) and the game waits for it, with no timer, until
+it acts or comes back, or its day's games close (``close_day``); so a daily result holds
+only its player's own moves.  ``stood_in`` keeps the seats whose player had a move made for
+them (by a room of another kind, or a log written before this rule).
 
 Between two deals (``pauses``, a setting), the room waits before the next deal's first
 decision (no decision is due: no timer, no CPU move) until every player seated, not away,
@@ -50,7 +58,8 @@ timer: ``end_pause``).
 
 Queries that say what to compute, outside the fold (a search runs in a worker process):
 ``decision_due()`` is the :class:`Decision` the server takes next (a CPU's move, an away
-seat's, or a timeout's once the actor's deadline passes), which ``expire`` then writes;
+seat's, or a timeout's once the actor's deadline passes; None for a player nobody may play
+for), which ``expire`` then writes;
 ``hint(p)`` is the decision a hint advises on, or refuses: hints_not_allowed not_playing
 not_seated not_your_turn.
 """
@@ -123,11 +132,6 @@ class Seat:
     def empty(self) -> bool:
         return self.player is None and not self.cpu
 
-    @property
-    def automatic(self) -> bool:
-        """The server decides for this seat (a CPU, or a human marked away)."""
-        return self.cpu or self.away
-
 
 @dataclass(slots=True)
 class Room:
@@ -154,6 +158,8 @@ class Room:
     pauses: bool = False  # between deals, wait for the players (a setting, not logged)
     cpu_names: tuple[str | None, ...] | None = None  # names of its first CPUs, by seat
     waiting: frozenset[int] | None = None  # pausing: the seats yet to see the last deal
+    stood_in: set[int] = field(default_factory=set)  # seats whose player had a move made
+    # for them (its time ran out, or it was away)
 
     # -- construction ----------------------------------------------------------------
 
@@ -218,9 +224,28 @@ class Room:
         return self.match.turn
 
     def waiting_on(self) -> tuple[int, bool] | None:
-        """The seat whose decision is due, and whether the server takes it (CPU, away)."""
+        """The seat whose decision is due, and whether the server takes it (CPU, away);
+        None when nothing is due, and while the daily game waits for its absent player
+        (no timer runs then)."""
         turn = self.turn
-        return None if turn is None else (turn, self.seats[turn].automatic)
+        if turn is None:
+            return None
+        seat = self.seats[turn]
+        if seat.away and not self.stands_in:
+            return None
+        return turn, self._automatic(seat)
+
+    @property
+    def stands_in(self) -> bool:
+        """Whether the server plays a player's move when its time runs out or it is away:
+        everywhere but in the daily game, whose ranked result holds only the player's own
+        moves (it waits for them instead)."""
+        return self.mode != DAILY
+
+    def _automatic(self, seat: Seat) -> bool:
+        """The server decides for this seat: a CPU's, or an away player's (where it stands
+        in)."""
+        return seat.cpu or (seat.away and self.stands_in)
 
     def summary(self, nicknames: Mapping[str, str]) -> dict[str, Any]:
         """What the lobby and the room's members see of the room (never any cards)."""
@@ -389,6 +414,8 @@ class Room:
         if turn is None or self.match is None:
             return None
         seat = self.seats[turn]
+        if not seat.cpu and not self.stands_in:
+            return None  # nobody plays this player's moves: the time only marks it away
         level = (seat.level or LEGACY_LEVEL) if seat.cpu else TAKEOVER_LEVEL
         return Decision(self.version, turn, level, view(self.match, turn), self._seed())
 
@@ -407,12 +434,22 @@ class Room:
         except KlaverjasError as err:
             raise RoomError(err.code, str(err)) from None
         seat = self.seats[turn]
-        if seat.automatic:
+        if self._automatic(seat):
             return [Acted(turn, str(action), "cpu")]
         entries: list[Entry] = [Acted(turn, str(action), "timeout")]
         if seat.timeouts + 1 >= self.away_after:
             entries.append(Away(turn, True))
         return entries
+
+    def time_out(self) -> list[Entry]:
+        """The time of the player on turn ran out where nobody may play its move (the daily
+        game): it is marked away, and the game waits for it (nothing if it is away
+        already, or the server plays its move: see :meth:`expire`)."""
+        turn = self.turn
+        if turn is None or self.stands_in:
+            return []
+        seat = self.seats[turn]
+        return [Away(turn, True)] if not seat.cpu and not seat.away else []
 
     def hint(self, player: str) -> Decision:
         """What a hint for ``player`` advises on: its own seat's decision, now due, as the
@@ -525,6 +562,8 @@ class Room:
                     seat.timeouts = 0
                 elif by == "timeout":
                     seat.timeouts += 1
+                if by != "player" and not seat.cpu:
+                    self.stood_in.add(index)
                 if self.match.over:
                     self.status = FINISHED
                 elif self.pauses and any(isinstance(e, DealEnded) for e in events):

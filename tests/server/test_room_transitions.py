@@ -80,6 +80,12 @@ def solo() -> Room:
     return Room.from_log("r1", [first, Started()])
 
 
+def daily(*more: Entry) -> Callable[[], Room]:
+    """A running match in the daily game's mode (seat 1 acts first), then ``more``."""
+    first = Created(OWNER, "daily", Rules(), 30, True, None, seed=7, mode="daily", day="d")
+    return lambda: Room.from_log("r1", [first, *PLAYING_LOG, *more])
+
+
 def cpu_at(seat: int) -> Callable[[], Room]:
     """A running match with a CPU (a strong one) in ``seat``."""
     seats = [Seated(seat, None, True, "strong") if s.seat == seat else s for s in FULL]
@@ -214,6 +220,12 @@ BOT_CASES = [
          lambda r: r.expire(dataclasses.replace(due(r), seat=2), "pass"), []),
     Case("a decision that is not legal", playing(), lambda r: r.expire(due(r), "Jh"),
          "wrong_phase"),
+    # time_out (the daily game: nobody plays a player's moves)
+    Case("a daily player's time runs out", daily(), lambda r: r.time_out(), [Away(1, True)]),
+    Case("an away daily player's time runs out", daily(Away(1, True)), lambda r: r.time_out(),
+         []),
+    Case("a time out where the server plays the move", playing(), lambda r: r.time_out(), []),
+    Case("a time out of a CPU", cpu_at(1), lambda r: r.time_out(), []),
     # hint (refusals; what it advises on is below)
     Case("a hint at a tournament table", at_tournament, lambda r: r.hint("p1"),
          "hints_not_allowed"),
@@ -370,6 +382,32 @@ def test_a_timeout_plays_a_legal_action_and_a_finished_room_waits_for_nothing() 
 def test_a_seat_that_is_away_is_played_by_the_cpu() -> None:
     (entry,) = expire(playing(Away(1, True))())
     assert (entry.seat, entry.by) == (1, "cpu")  # type: ignore[union-attr]
+
+
+def test_the_daily_game_waits_for_its_player_and_plays_only_its_cpus() -> None:
+    """Nobody plays a daily player's move: no decision is due for it, and once it is away
+    nothing is due at all (no timer) until it acts or comes back; its CPUs still play."""
+    room = daily()()
+    assert room.decision_due() is None and room.waiting_on() == (1, False)
+    room.apply(Away(1, True))
+    assert room.decision_due() is None and room.waiting_on() is None
+    room.apply(Away(1, False))
+    assert room.waiting_on() == (1, False)
+    cpu = Created(OWNER, "daily", Rules(), 30, True, None, seed=7, seats=(OWNER, None, None,
+                  None), cpu_level="strong", mode="daily", day="d")  # fmt: skip
+    solo_daily = Room.from_log("r1", [cpu, Started()])
+    assert solo_daily.turn == 1 and solo_daily.waiting_on() == (1, True)
+    assert due(solo_daily).level == "strong"
+
+
+def test_a_move_made_for_a_player_is_remembered() -> None:
+    """``stood_in``: the seats whose player had a move made for them (a timeout, or the
+    server playing an away seat), whatever the mode; not a CPU's own moves."""
+    room = playing(Acted(1, "pass", "timeout"), Acted(2, "pass", "player"))()
+    assert room.stood_in == {1}
+    room = cpu_at(1)()
+    room.apply(Acted(1, "pass", "cpu"))
+    assert room.stood_in == set()
 
 
 def test_waiting_on_names_the_seat_and_who_decides() -> None:

@@ -200,6 +200,11 @@ async def test_between_deals_the_room_waits_for_its_players(tmp_path: Path, data
         early = {"type": "act", "room_id": room_id, "action": table.hand[0]}
         refused = await players[0].request(early, "error")
         assert refused["code"] == "deal_pause"
+        for seat, player in enumerate(players):  # a snapshot says the same as the updates
+            taken = await player.request({"type": "resume", "room_id": room_id}, "snapshot")
+            assert taken["view"]["turn"] is None and taken["view"]["legal"] == [], seat
+            assert taken["deadline"] is None and taken["room"]["pause"]["waiting"] == [0, 1, 2]
+            assert len(taken["view"]["hand"]) == 8  # the next deal is dealt already
         await players[1].send({"type": "continue", "room_id": room_id})
         seen = await players[0].next("update", kind="seen", seat=1)
         assert seen["room"]["pause"]["waiting"] == [0, 2] and seen["turn"] is None
