@@ -562,11 +562,22 @@ class RoomActor(Actor):
             raise RoomError("not_a_member", f"join, watch or resume room {self.key!r} first")
         self.attach(peer, self.room.seat_of(peer.player_id), since)
 
-    def _unseat(self, player: str, seat: int) -> None:
-        """``player`` lost ``seat``: its connections go on as spectators, seeing no hand."""
-        for member, member_seat in list(self.members.items()):
-            if member.player_id == player and member_seat == seat:
-                self.members[member] = None
+    async def _unseat(self, player: str, seat: int, entries: list[Entry]) -> None:
+        """``player`` loses ``seat`` by ``entries``: its connections follow the room as
+        spectators from the entries' own updates on (they never see that seat's view or
+        legal actions again), then get a snapshot that shows them without a seat."""
+        leaving = [m for m, s in self.members.items() if m.player_id == player and s == seat]
+        for member in leaving:
+            self.members[member] = None
+        try:
+            await self.commit_all(entries)
+        except BaseException:  # not committed: the seat is still theirs
+            for member in leaving:
+                if self.members.get(member, seat) is None:
+                    self.members[member] = seat
+            raise
+        for member in leaving:
+            if member in self.members:
                 frame = encode(self.snapshot(None, member.player_id))
                 member.deliver(self.room.id, self.room.version, frame, snapshot=True)
 
@@ -611,9 +622,11 @@ class RoomActor(Actor):
 
     async def remove(self, peer: Peer, seat: int) -> None:
         removed = self.room.seats[seat].player
-        await self.commit_all(self.room.remove(peer.player_id, seat))
-        if removed is not None:
-            self._unseat(removed, seat)
+        entries = self.room.remove(peer.player_id, seat)
+        if removed is None:
+            await self.commit_all(entries)
+        else:
+            await self._unseat(removed, seat, entries)
 
     async def ready(self, peer: Peer, ready: bool) -> None:
         await self.commit_all(self.room.ready(peer.player_id, ready))
@@ -661,6 +674,5 @@ class RoomActor(Actor):
     async def on_message(self, message: Message) -> None:
         if isinstance(message, ReplaceWithCpu):
             seat = self.room.seat_of(message.player)
-            await self.commit_all(self.room.replace_with_cpu(message.player))
             if seat is not None:
-                self._unseat(message.player, seat)
+                await self._unseat(message.player, seat, self.room.replace_with_cpu(message.player))

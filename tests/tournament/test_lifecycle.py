@@ -192,6 +192,40 @@ async def test_a_player_who_left_no_longer_sees_the_cpus_hand(harness: Harness) 
     assert not leaked, f"the leaver still gets seat {seat}'s private view: {leaked[:1]}"
 
 
+async def test_a_player_who_leaves_on_turn_gets_no_legal_actions_of_its_old_seat(
+    harness: Harness,
+) -> None:
+    """Its seat on turn, a leaver hears the seat go to a CPU as a spectator does (no
+    ``legal``), then becomes one: a snapshot without a seat, hand or legal actions."""
+    tid, _, players = await quick(harness, 8)
+    tables = await started(harness, tid, players)
+    room_id = tables[0]["room_id"]
+    await Bots(players).play_until(lambda: max(seen_version(p, room_id) for p in players) >= 6)
+    for player in players:
+        await sync(player)
+    leaver, room_id = next(
+        (p, room_id)
+        for p in players
+        for room_id, table in p.tables.items()
+        if table.seat is not None and table.turn == table.seat and table.legal
+    )
+    seat = leaver.tables[room_id].seat
+    leaver.keep = True
+    mark = len(leaver.seen)
+    await leave(leaver, tid)
+    await wait_for(lambda: bool(room_updates(leaver, room_id, mark, kind="seat", seat=seat)))
+    await sync(leaver)
+    frames = [f for f in leaver.seen[mark:] if f.get("room_id") == room_id]
+    assert [f["type"] for f in frames[:2]] == ["update", "snapshot"], frames
+    assert not [f for f in frames if f.get("legal")], frames  # (a CPU plays on: updates)
+    update, snapshot = frames[:2]
+    assert update["kind"] == "seat" and update["turn"] == seat and "legal" not in update
+    assert update["room"]["seats"][seat]["cpu"]
+    assert snapshot["seat"] is None and snapshot["version"] == update["version"]
+    assert snapshot["view"]["hand"] == [] and snapshot["view"]["legal"] == []
+    assert leaver.tables[room_id].legal == []
+
+
 # -- 2. a disconnect and return ---------------------------------------------------------------
 
 
