@@ -35,6 +35,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 import tomllib
 from collections import Counter
@@ -64,6 +65,7 @@ class Target:
     name: str
     tests: list[str]
     parts: dict[str, list[str]]  # label -> globs of the files it covers
+    root: Path = WORK  # where its work folder is
 
     @property
     def globs(self) -> list[str]:
@@ -71,7 +73,7 @@ class Target:
 
     @property
     def work(self) -> Path:
-        return WORK / self.name
+        return self.root / self.name
 
 
 def load_targets() -> dict[str, Target]:
@@ -181,6 +183,27 @@ def diff(target: Target, path: str, name: str) -> str:
     return "\n".join(lines[2:])  # without the ---/+++ header
 
 
+def smoke(children: int) -> None:
+    """A real run over one small module (``engine/cards.py`` against its tests), in a
+    temporary folder, so prepare, mutmut, the outcomes and the report are all exercised in
+    seconds and ``.mutation/`` is left alone; fails unless some mutant was killed."""
+    with tempfile.TemporaryDirectory(prefix="klaverjas-mutation-") as folder:
+        target = Target(
+            "smoke",
+            ["tests/engine/test_cards_and_errors.py"],
+            {"engine/cards.py": ["engine/cards.py"]},
+            Path(folder),
+        )
+        prepare(target, fresh=True)
+        seconds = run(target, [], children)
+        figures = report(target, show=False)["engine/cards.py"]
+    killed, total = figures.get("killed", 0), figures["total"]
+    print(json.dumps({"bench": "mutation", "killed": killed, "mutants": total,
+                      "seconds": round(seconds, 1)}))  # fmt: skip
+    if not killed:
+        sys.exit("mutation smoke: no mutant was killed")
+
+
 def main() -> None:
     targets = load_targets()
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -206,7 +229,12 @@ def main() -> None:
     parser.add_argument("--show", action="store_true", help="print each survivor's diff")
     parser.add_argument("--children", type=int, default=2, help="mutants run at once")
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
+    parser.add_argument(
+        "--smoke", action="store_true", help="a few seconds' run of one small module (CI)"
+    )
     args = parser.parse_args()
+    if args.smoke:
+        return smoke(args.children)
     unknown = set(args.targets) - set(targets)
     if unknown:
         parser.error(f"unknown target {sorted(unknown)[0]!r}; choose from {', '.join(targets)}")

@@ -37,6 +37,8 @@ HEAD = "head"
 def command(side: str, root: str | None, args: argparse.Namespace) -> list[str]:
     """The benchmark run of one side."""
     window = ["--tables", str(args.tables), "--duration", str(args.duration)]
+    if args.warmup is not None:
+        window += ["--warmup", str(args.warmup)]
     if side == FLOOR:
         return [sys.executable, str(BENCH / "floor.py"), *window, "--durable"]
     run = [sys.executable, str(BENCH / "load.py"), "--spawn", *window]
@@ -64,6 +66,7 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--tables", type=int, default=2000)
     ap.add_argument("--duration", type=float, default=40.0)
+    ap.add_argument("--warmup", type=float, help="seconds before measuring (default the benches')")
     ap.add_argument(
         "--server-root",
         action="append",
@@ -92,8 +95,9 @@ def main() -> None:
         for name, root in sides[shift:] + sides[:shift]:
             results[name] = measure(command(name, root, args))
             print(f"round {r + 1} {name:>10}: {_line(results[name])}", flush=True)
+        head = results[HEAD]["cpu_us"]  # 0 when a short run's CPU is under one clock tick
         for name in names:
-            results[name]["ratio"] = round(results[name]["cpu_us"] / results[HEAD]["cpu_us"], 3)
+            results[name]["ratio"] = round(results[name]["cpu_us"] / head, 3) if head else None
         rounds.append({name: results[name] for name in names})
 
     medians = {name: _medians([rnd[name] for rnd in rounds]) for name in names}
@@ -101,7 +105,7 @@ def main() -> None:
     for name in names:
         m = medians[name]
         per = " / ".join(str(rnd[name]["cpu_us"]) for rnd in rounds)
-        print(f"   {name:>10}: {_line(m)}  ({per} µs), {m['ratio']} x head's CPU an action")
+        print(f"   {name:>10}: {_line(m)}  ({per} µs), {m.get('ratio')} x head's CPU an action")
     print(
         json.dumps(
             {

@@ -1,5 +1,6 @@
 """Soak: many tables of simulated players against two real nodes, with faults at random
-moments; at the end, every room's durable log is replayed and checked.  Not run in CI.
+moments; at the end, every room's durable log is replayed and checked.  CI runs it only
+for seconds (``bench/smoke.py``).
 
 Usage::
 
@@ -19,7 +20,8 @@ and resume when a connection closes), two on each node, and every other table a 
 bot.  A finished match is audited at once and the table starts another (new bots), until
 ``--minutes`` are up or ``--matches`` have finished; the matches under way then finish.
 
-Faults, one at a time, at random moments (``--fault-every`` seconds apart on average):
+Faults, one at a time, at random moments (``--fault-every`` seconds apart on average), of a
+kind drawn by weight (``--faults``) or, with ``--cycle``, each kind in turn:
 
 * ``client_drop``: a bot's socket is cut (no close frame); it reconnects and resumes;
 * ``node_kill``: a node is killed (SIGKILL), and started again 2-6 s later;
@@ -68,6 +70,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+import pytest  # noqa: E402
 from websockets.asyncio.client import connect  # noqa: E402
 from websockets.exceptions import ConnectionClosed  # noqa: E402
 
@@ -247,13 +250,16 @@ class Soak:
                 return
             if not self.kinds:
                 return
-            kind = self.rng.choices(self.kinds, self.weights)[0]
+            if self.args.cycle:
+                kind = self.kinds[sum(self.figures.faults.values()) % len(self.kinds)]
+            else:
+                kind = self.rng.choices(self.kinds, self.weights)[0]
             self.figures.faults[kind] += 1
             self.note(f"fault: {kind}")
             try:
                 await getattr(self, kind)()
-            except Exception as err:
-                self.figures.fail(f"fault {kind} could not be injected: {err!r}")
+            except (Exception, pytest.fail.Exception) as err:  # a node that did not start
+                self.figures.fail(f"fault {kind} could not be injected: {str(err)[:600]}")
             self.last_fault = time.monotonic()
 
     async def client_drop(self) -> None:
@@ -423,6 +429,8 @@ async def run(args: argparse.Namespace) -> int:
             slots = [asyncio.create_task(soak.slot(i)) for i in range(args.tables)]
             progress = asyncio.create_task(report_progress(soak))
             await asyncio.gather(*slots)
+            if chaos.done() and not chaos.cancelled() and chaos.exception() is not None:
+                f.fail(f"the faults stopped early: {chaos.exception()!r}")
             chaos.cancel()
             progress.cancel()
             await asyncio.gather(chaos, progress, return_exceptions=True)
@@ -498,6 +506,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="mean seconds between faults")  # fmt: skip
     parser.add_argument("--faults", default=FAULTS,
                         help=f"kinds of fault, weighted (default {FAULTS})")  # fmt: skip
+    parser.add_argument("--cycle", action="store_true",
+                        help="take the kinds in turn, not by weight (the smoke run)")  # fmt: skip
     parser.add_argument("--slow-for", type=float, default=30.0,
                         help="seconds a slow client goes without reading")  # fmt: skip
     parser.add_argument("--match-timeout", type=float, default=180.0,
