@@ -13,7 +13,7 @@ CHROMIUM := /usr/bin/chromium
 AXE    := $(VENV)/node/node_modules/axe-core/axe.min.js
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
 
-.PHONY: install serve test lint bench mutation clean
+.PHONY: install serve test lint bench smoke mutation clean
 
 # The solver's C inner loop is built by the editable install: a changed source reinstalls.
 $(STAMP): pyproject.toml engine/_solver.c
@@ -44,6 +44,11 @@ lint: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python bench/engine.py
+
+# Every bench in bench/ for a few seconds (bench/smoke.py; CI runs it after the tests):
+# fails on an error, a traceback, a bench that did no work, or one that has no entry.
+smoke: $(STAMP)
+	$(BIN)/python bench/smoke.py
 
 # Mutation score of the engine and of the server's folds (bench/mutation.py; targets in
 # pyproject.toml).  Long: `make mutation TARGETS=engine` runs one.

@@ -279,6 +279,9 @@ class Soak:
         await asyncio.sleep(self.rng.uniform(2, 6))
         await node.start()
         self.note(f"{node.node_id} started again on :{node.port}")
+        answer = await node.cluster()  # the port it reported is its own (issue 33)
+        if answer.get("node") != node.node_id:
+            self.figures.fail(f"{node.node_id}'s port :{node.port} answers {answer}")
 
     async def redis_restart(self) -> None:
         await self.redis.kill()

@@ -565,12 +565,15 @@ function openTable(id) {
     app.ui.lastTrickOpen = false;
     if (app.screen === 'table') forgetFinished(app.current); // a finished table left for another is gone
   }
+  const entering = app.screen !== 'table' || app.current !== id;
   app.current = id;
   goScreen('table');
 }
 
 function openTournament(id) {
   app.currentTournament = id;
+  // Whoever enters a table starts at its heading (its name, once drawn), not on the page's body.
+  if (entering) requestAnimationFrame(() => $('#table-title').focus({ preventScroll: true }));
   if (!app.watchedTournaments.has(id)) {
     app.watchedTournaments.add(id);
     send({ type: 'tournament_watch', tournament_id: id });
@@ -617,13 +620,14 @@ function draw() {
   const waiting = [...app.rooms.values()].find((r) => r.seat !== null && r.legal.length && app.acted.get(r.roomId) !== r.version);
   setTitle(Boolean(waiting), waiting && (app.screen !== 'table' || app.current !== waiting.roomId) ? roomTitle(waiting.room, [...app.tournaments.values()]) : null);
   // A keyboard player who just acted gets the focus back on their next decision.
-  if (myTurn && app.ui.keyboard && (document.activeElement === document.body || !document.activeElement)) {
+  const nowhere = !document.activeElement || document.activeElement === document.body || document.activeElement.id === 'table-title';
+  if (myTurn && app.ui.keyboard && nowhere) {
     const next = $('#bids button, #claim button, #hand button.card.legal:not([disabled])');
     if (next) next.focus();
   }
   // ... and on the Continue of a deal's end.
   const go = $('#continue:not([disabled])');
-  if (go && app.ui.keyboard && (document.activeElement === document.body || document.activeElement?.closest('#hand'))) go.focus();
+  if (go && app.ui.keyboard && (nowhere || document.activeElement?.closest('#hand'))) go.focus();
 }
 
 // Redraw when a timed effect (a taken trick, a toast) runs out.

@@ -4,10 +4,10 @@
 
 import { $, h, patch, show } from './dom.js';
 import { SUIT_NAMES, SUIT_SYMBOLS, isRed } from './cards.js';
-import { fill } from './fill.js';
+import { fill, fillParts } from './fill.js';
 import { currentLanguage, strings } from './i18n.js';
 import {
-  isSeated, paused, rematchState, rematchWords, seatName, teamLabel, teamOf, teamOrder, teamPlayers,
+  isSeated, paused, rematchState, rematchWords, seatName, teamLabel, teamOf, teamOrder, teamPlayers, teamSide,
 } from './state.js';
 import { dayOfRoom, todayUtc } from './daily.js';
 import { reviewOpen } from './review.js';
@@ -80,7 +80,8 @@ const STATS = strings('results.stats', {
 });
 
 // Marks, not words.
-const MARKS = { seen: '{name} ✓', notSeen: '{name} …', finalScore: '{team} {total}' };
+// (a player still looking: the name alone, in a dashed chip; "…" would read as a name cut short)
+const MARKS = { seen: '{name} ✓', notSeen: '{name}', finalScore: '{team} {total}' };
 
 const PIT_BONUS = 100; // DESIGN.md §1: a team that takes all eight tricks scores 100 more
 
@@ -162,7 +163,7 @@ function dealTitle(m, d) {
 }
 
 function teamHead(m, team) {
-  return h('th', { scope: 'col', class: `team-${team}`, dataset: { team } },
+  return h('th', { scope: 'col', class: `side-${teamSide(m, team)}`, dataset: { team } },
     h('span', { class: 'team-head' }, teamLabel(m, team)),
     isSeated(m) ? h('span', { class: 'team-players' }, teamPlayers(m, team)) : null);
 }
@@ -180,8 +181,8 @@ function seenList(m) {
       const name = seatName(m, seat);
       return h('li', {
         class: ['chip', seen && 'ready'], dataset: { seat, seen: String(seen), key: `s${seat}` },
-        'aria-label': fill(seen ? TEXT.seenLabel : TEXT.notSeenLabel, { name }),
-      }, fill(seen ? MARKS.seen : MARKS.notSeen, { name }));
+        'aria-label': fill(seen ? TEXT.seenLabel : TEXT.notSeenLabel, { name }), title: name,
+      }, fillParts(seen ? MARKS.seen : MARKS.notSeen, { name: h('span', { class: 'chip-name' }, name) }));
     })));
 }
 
@@ -273,6 +274,7 @@ function statsTable(m) {
 
 export function renderResult(app, m) {
   const box = $('#result');
+  const appearing = box.hidden && Boolean(m.result);
   show(box, Boolean(m.result));
   if (!m.result) {
     delete box.dataset.winner;
@@ -302,10 +304,10 @@ export function renderResult(app, m) {
   const last = m.dealEnd?.final ? m.dealEnd : (m.view?.sheet ?? []).at(-1);
   patch(box,
     h('div', { class: 'overlay-card', dataset: { key: 'card' } },
-      h('h2', { id: 'result-title' }, title),
+      h('h2', { id: 'result-title', tabindex: '-1' }, title),
       h('p', { class: 'final-score' }, teamOrder(m).map((team, i) => [
         i ? ' – ' : null,
-        h('span', { class: `team-${team}`, dataset: { team } }, fill(MARKS.finalScore, { team: teamLabel(m, team), total: totals[team] })),
+        h('span', { class: `side-${teamSide(m, team)}`, dataset: { team } }, fill(MARKS.finalScore, { team: teamLabel(m, team), total: totals[team] })),
       ])),
       last ? h('p', { class: 'deal-verdict small', dataset: { key: 'last' } },
         fill(TEXT.lastDeal, { text: dealVerdict(m, last).join(' ') })) : null,
@@ -316,6 +318,15 @@ export function renderResult(app, m) {
         next,
         review,
         h('button', { type: 'button', class: next ? '' : 'primary', dataset: { go: 'lobby' } }, TEXT.lobby))));
+  if (appearing) focusResult(box);
+}
+
+// The match's end takes the focus (from the page's body, the table's heading or the felt: the
+// card just played is gone), never from a field the player is typing in.
+function focusResult(box) {
+  const active = document.activeElement;
+  const lost = !active || active === document.body || active.id === 'table-title' || Boolean(active.closest('#felt'));
+  if (lost && !box.contains(active)) $('#result-title').focus({ preventScroll: true });
 }
 
 // A day (YYYY-MM-DD, UTC) in the page's language: "2 December 2026".

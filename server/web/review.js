@@ -11,6 +11,7 @@ import { todayUtc, untilMidnight } from './daily.js';
 import { fill, fillParts, plural } from './fill.js';
 import { currentLanguage, pluralCategory, strings } from './i18n.js';
 import { roomTitle } from './lobby.js';
+import { teamSide } from './state.js';
 
 export const TRICKS = 8; // steps 0-7 are the tricks, step 8 the deal's result
 const POSITIONS = ['bottom', 'right', 'top', 'left'];
@@ -282,6 +283,9 @@ function seatTitle(r, reply, seat) {
 function who(r, reply, seat) {
   if (seatOf(reply) === null) return nickname(r, seat) ?? fill(TEXT.whoSeat, { n: seat + 1 });
   if (seat === seatOf(reply)) return TEXT.whoYou;
+// A team's colour, as at the table: the reviewer's own team is `us` (seat 0's for others).
+const sideOf = (reply, team) => teamSide({ seat: seatOf(reply) }, team);
+
   return { right: TEXT.whoRight, top: TEXT.whoPartner, left: TEXT.whoLeft }[posOf(reply, seat)];
 }
 
@@ -456,7 +460,7 @@ function seatView(r, reply, seat, cards, inTrick, t, mine) {
   const best = you && mine ? new Set(mine.best) : new Set();
   const sorted = sortHand(cards, deal.trump);
   return h('div', {
-    class: ['review-seat', `team-${seat % 2}`, you && 'you'],
+    class: ['review-seat', `side-${sideOf(reply, seat % 2)}`, you && 'you'],
     dataset: { seat, pos, key: `seat-${seat}` },
     role: 'group',
     'aria-label': nick && !you
@@ -500,7 +504,7 @@ function trickView(r, reply, trick, t) {
 function resultView(r, reply) {
   const res = reply.deal.result;
   const chooserTeam = reply.deal.chooser % 2;
-  const line = (team) => h('div', { class: ['review-team', `team-${team}`], dataset: { team } },
+  const line = (team) => h('div', { class: ['review-team', `side-${sideOf(reply, team)}`], dataset: { team } },
     h('span', { class: 'team-name' }, teamName(r, reply, team)),
     h('strong', { class: 'review-score' }, String(res.score[team])),
     h('span', { class: 'small' },

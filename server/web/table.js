@@ -10,7 +10,7 @@ import { fill, fillParts, plural } from './fill.js';
 import { currentLanguage, strings } from './i18n.js';
 import {
   POSITIONS, bidsBySeat, cpuLevelWord, isOwner, isSeated, playedCards, roemWords, seatAt, seatName,
-  seatPosition, subject, teamLabel, teamOf, teamOrder, teamPlayers, trickCards, who,
+  seatPosition, subject, teamLabel, teamOf, teamOrder, teamPlayers, teamSide, trickCards, who,
 } from './state.js';
 import { levelName, roomTitle, rulesText } from './lobby.js';
 import { dealVerdict, renderDealEnd, renderResult } from './results.js';
@@ -105,6 +105,7 @@ const TEXT = strings('table', {
   yourCard: 'Play the {card} ({n})',
   notLegal: 'Not now: {reason}', // {reason}: why the card may not be played
 });
+  hintBadge: 'hint', // the mark under the card a hint suggests
 
 // The suits on the trump choice's buttons.
 const SUITS = strings('table.suits', { c: 'Clubs', d: 'Diamonds', h: 'Hearts', s: 'Spades' });
@@ -257,14 +258,14 @@ function seatElement(app, m, seat) {
     : null;
 
   return h('div', {
-    class: ['seat', `team-${teamOf(seat)}`, isTurn && 'turn', empty && 'empty', you && 'you'],
+    class: ['seat', `side-${teamSide(m, teamOf(seat))}`, isTurn && 'turn', empty && 'empty', you && 'you'],
     dataset: { seat, pos, key: `seat-${seat}`, level: s.cpu ? s.level : null },
     role: 'group',
     'aria-label': label,
   },
   h('div', { class: 'seat-head' },
     h('span', { class: 'avatar', 'aria-hidden': 'true' }, empty ? '·' : s.cpu ? '⚙' : name.charAt(0).toUpperCase()),
-    h('span', { class: 'name' }, name),
+    h('span', { class: 'name', title: name }, name),
     badges),
   backs,
   bubble,
@@ -283,9 +284,10 @@ function renderBar(app, m) {
       h('span', { class: 'muted ti-deal', dataset: { deal: v.deal_number } }, dealWords),
       h('span', { class: 'ti-trump' },
         h('span', { class: 'muted' }, TEXT.trump),
+    const chosen = fill(TEXT.chosenBy, { name: who(m, v.chooser) });
         h('span', { class: ['suit-big', isRed(v.trump) && 'red'], 'aria-hidden': 'true' }, SUIT_SYMBOLS[v.trump]),
         h('span', { class: 'sr-only' }, SUIT_NAMES[v.trump])),
-      h('span', { class: 'muted ti-chooser', dataset: { seat: v.chooser } }, fill(TEXT.chosenBy, { name: who(m, v.chooser) })));
+      h('span', { class: 'muted ti-chooser', dataset: { seat: v.chooser }, title: chosen }, chosen));
     info.dataset.trump = v.trump;
   } else if (v) {
     patch(info,
@@ -332,7 +334,7 @@ function renderScoreline(m) {
   patch(line, teamOrder(m).map((team) => {
     const deal = v && v.phase !== 'done' && v.phase !== 'trump' && !m.room.pause ? v.points[team] + v.roem[team] : 0;
     return h('span', {
-      class: ['sl-team', `team-${team}`, mine === team && 'mine'],
+      class: ['sl-team', `side-${teamSide(m, team)}`, mine === team && 'mine'],
       dataset: { team, key: `sl${team}`, total: totals[team] },
       'aria-label': fill(TEXT.scorelineLabel, { team: teamLabel(m, team), total: totals[team], deal }),
       title: teamPlayers(m, team),
@@ -570,7 +572,8 @@ function renderHand(app, m) {
       'aria-disabled': why ? 'true' : null,
       disabled: !ok && !why,
       title: ok ? fill(TEXT.yourCard, { card: cardWords(card), n: i + 1 }) : why ? fill(TEXT.notLegal, { reason: why }) : null,
-    }, h('span', { class: 'sr-only' }, cardWords(card)), cardFace(card, { trump: v.trump }));
+    }, h('span', { class: 'sr-only' }, cardWords(card)), cardFace(card, { trump: v.trump }),
+    hinted === card ? h('span', { class: 'hint-badge', 'aria-hidden': 'true' }, TEXT.hintBadge) : null);
   }));
 }
 
@@ -584,7 +587,10 @@ function renderLive(app, m) {
 function renderSide(app, m) {
   const room = m.room;
   const v = m.view;
-  $('#room-name').textContent = roomTitle(room, [...app.tournaments.values()]);
+  const title = roomTitle(room, [...app.tournaments.values()]);
+  for (const heading of [$('#room-name'), $('#table-title')]) {
+    if (heading.textContent !== title) heading.textContent = title;
+  }
   $('#room-rules').textContent = rulesText(room.rules, room.move_seconds);
   // Solo and daily games: what kind of game this is; nobody to chat with.
   const modeLine = $('#room-mode');
@@ -605,12 +611,12 @@ function renderSide(app, m) {
   patch($('#totals'), teamOrder(m).map((team) => {
     const dealPoints = v && v.phase !== 'done' ? v.points[team] + v.roem[team] : null;
     return h('div', {
-      class: ['team-score', `team-${team}`, mine === team && 'mine'],
+      class: ['team-score', `side-${teamSide(m, team)}`, mine === team && 'mine'],
       dataset: { team, key: `team-${team}` },
     },
     h('span', { class: 'team-name' }, teamLabel(m, team),
       m.seat !== null
-        ? h('span', { class: 'team-players small muted' }, teamPlayers(m, team))
+        ? h('span', { class: 'team-players small muted', title: teamPlayers(m, team) }, teamPlayers(m, team))
         : null),
     h('span', { class: 'team-total', 'aria-label': fill(TEXT.points, { n: totals[team] }) }, String(totals[team])),
     dealPoints !== null && v.phase !== 'trump'
@@ -683,7 +689,7 @@ function renderSheet(m) {
   const head = h('thead', {}, h('tr', {},
     h('th', { scope: 'col' }, MARKS.sheetNumber),
     h('th', { scope: 'col' }, TEXT.sheetTrump),
-    order.map((team) => h('th', { scope: 'col', class: `team-${team}`, dataset: { team } }, teamLabel(m, team)))));
+    order.map((team) => h('th', { scope: 'col', class: `side-${teamSide(m, team)}`, dataset: { team } }, teamLabel(m, team)))));
   const rows = sheet.map((line) => {
     const chooserTeam = teamOf(line.chooser);
     const explained = dealVerdict(m, line).join(' ');

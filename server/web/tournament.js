@@ -2,7 +2,7 @@
 // countdown), rounds and tables with live scores, your table, places and prizes.
 
 import { $, h, patch } from './dom.js';
-import { prizeName, roundName, tournamentInfo } from './state.js';
+import { prizeName, roundName, teamSide, tournamentInfo } from './state.js';
 import {
   countdown, entrantName, entrantText, formatName, placeName, rulesCatalog, rulesText, startText,
   tableTitle, tournamentStatus,
@@ -193,7 +193,8 @@ function tableCard(app, t, table, round, index, info) {
     a: entrantText(table.seats[n]), b: entrantText(table.seats[n + 2]),
   });
   const line = (n) => h('div', {
-    class: ['tt-team', done && table.winner === n && 'won', done && table.winner !== n && 'lost'],
+    class: ['tt-team', done && table.winner === n && 'won', done && table.winner !== n && 'lost',
+      mine && `side-${teamSide({ seat: info.mine.seat }, n)}`],
     dataset: { team: n },
   },
   h('span', { class: 'tt-names' }, team(n)),

@@ -144,7 +144,8 @@ async def setup_table(tab: Tab, *, deals: int, seat: int = 0, variant: str | Non
     the other seats with CPUs of ``level``; its id. Not ready yet."""
     page = tab.page
     form = page.locator("#create-room")
-    await expect(form.get_by_role("button", name="Create")).to_be_enabled()
+    create = form.locator("button[type=submit]")  # "Create", in any of the page's languages
+    await expect(create).to_be_enabled()
     if variant:
         await form.locator("select[name=variant]").select_option(variant)
     if trump_mode:
@@ -153,7 +154,7 @@ async def setup_table(tab: Tab, *, deals: int, seat: int = 0, variant: str | Non
     await form.locator("input[name=end_value]").fill(str(deals))
     await form.locator("input[name=move_seconds]").fill("120")
     await form.locator("select[name=seat]").select_option(str(seat))
-    await form.get_by_role("button", name="Create").click()
+    await create.click()
     await expect(tab.table).to_be_visible()
     await expect(page.locator('.seat[data-pos="bottom"]')).to_have_attribute("data-seat", str(seat))
     await page.locator("#cpu-level").select_option(level)

@@ -1,7 +1,9 @@
-"""Accessibility (issue 14): axe-core finds no serious or critical violation on the lobby,
-the create-table form, the rules page, a table mid-deal, the tournament view and the daily
-board, at both sizes; every control of the lobby is reached by the keyboard and shows
-where the focus is; dialogs keep the focus inside and close with Escape."""
+"""Accessibility (issues 14 and 33): axe-core finds no serious or critical violation on the
+lobby, the create-table form, the rules page, a table during play, at a deal's end and at
+the match's end, the tournament view and the daily board, at both sizes; the focus goes to
+the table's heading as you enter it and to the result at the match's end; every control of
+the lobby is reached by the keyboard and shows where the focus is; dialogs keep the focus
+inside and close with Escape."""
 
 from __future__ import annotations
 
@@ -14,7 +16,8 @@ from playwright.async_api import Page, expect
 from tests.browser.axe import audit, report
 from tests.browser.conftest import Site
 from tests.browser.test_daily import DAY, play_daily
-from tests.browser.ui import SIZES, Tab
+from tests.browser.test_profiles import start_solo
+from tests.browser.ui import DECISIONS, SIZES, Tab, shot
 
 pytestmark = pytest.mark.browser
 
@@ -85,6 +88,36 @@ async def test_no_serious_violation_on_any_screen(
     await expect(page.locator("#hand button.card")).to_have_count(8)
     await expect(page.locator("#trick .played, #bids button").first).to_be_visible()
     await clean("a table mid-deal")
+    clean.assert_clean()
+    tab.assert_clean()
+
+
+# the room pauses between deals until the player continues (the end-of-deal panel stays up)
+@pytest.mark.parametrize("site_settings", [{"deal_pause": 30.0}])
+@pytest.mark.parametrize("size", SIZES)
+async def test_the_table_from_its_first_card_to_the_match_end(
+    site: Site, open_tab, size: str, site_settings: dict[str, Any]
+) -> None:
+    """During play, at a deal's end and at the match's end, on both screens: no serious
+    or critical violation, and the focus where the player is (never left on the body)."""
+    tab: Tab = await open_tab(size=SIZES[size], bypass_csp=True)
+    page = tab.page
+    clean = Audit(tab)
+    await tab.hello("ann")
+    await start_solo(tab, 2)
+    await expect(page.locator("#table-title")).to_be_focused()  # entering: the table's name
+    await expect(page.locator("#table-title")).to_have_text("ann's game")
+    await expect(page.locator(DECISIONS).first).to_be_visible(timeout=30_000)
+    await clean("the table during play")
+    await tab.play(until="#deal-end")
+    await expect(page.locator("#continue")).to_be_enabled()
+    await clean("the table at a deal's end")
+    await shot(page, f"a11y-deal-end-{size}.png")
+    await page.locator("#continue").click()
+    await tab.play(until="#result")
+    await expect(page.locator("#result-title")).to_be_focused()  # the match's end: its result
+    await clean("the table at the match's end")
+    await shot(page, f"a11y-match-end-{size}.png")
     clean.assert_clean()
     tab.assert_clean()
 

@@ -36,15 +36,15 @@ async def no_sideways_scroll(tab: Tab) -> None:
     assert viewport and width <= viewport["width"], f"the page is {width} px wide in {viewport}"
 
 
-async def start_solo(tab: Tab, deals: int) -> tuple[str, list[str]]:
-    """A solo game of ``deals`` deals against easy CPUs from the New game dialog; its room
-    and the page's first hand."""
+async def start_solo(tab: Tab, deals: int, level: str = "heuristic") -> tuple[str, list[str]]:
+    """A solo game of ``deals`` deals against CPUs of ``level`` (easy ones unless told) from
+    the New game dialog; its room and the page's first hand."""
     page = tab.page
     form = page.locator("#new-game-form")
     await page.locator("#new-game-rules").click()
     play = form.get_by_role("button", name="Play")
     await expect(play).to_be_enabled()
-    await form.locator("select[name=level]").select_option("heuristic")
+    await form.locator("select[name=level]").select_option(level)
     await form.locator("select[name=end]").select_option("deals")
     await form.locator("input[name=end_value]").fill(str(deals))
     await form.locator("input[name=move_seconds]").fill("120")
