@@ -177,6 +177,10 @@ async def run(name: str, slots: asyncio.Semaphore) -> Outcome:
             problems.append(f"still running after {smoke.limit:g} s")
             os.killpg(process.pid, signal.SIGKILL)
             out, err = await process.communicate()
+        except asyncio.CancelledError:  # ^C or SIGTERM, which its own session does not get
+            os.killpg(process.pid, signal.SIGKILL)
+            await process.communicate()
+            raise
         seconds = time.monotonic() - start
         stdout, stderr = out.decode(errors="replace"), err.decode(errors="replace")
         if process.returncode != 0 and not problems:
@@ -196,6 +200,9 @@ def tail(text: str, lines: int) -> str:
 
 async def main_async(names: list[str], jobs: int) -> int:
     started = time.monotonic()
+    this = asyncio.current_task()
+    assert this is not None
+    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, this.cancel)  # as ^C does
     slots = asyncio.Semaphore(jobs)
     ranked = sorted(names, key=lambda n: ORDER.index(n) if n in ORDER else len(ORDER))
     outcomes = await asyncio.gather(*(run(name, slots) for name in ranked))
@@ -228,7 +235,11 @@ def main(argv: list[str] | None = None) -> int:
     unknown = sorted(set(args.names) - set(files))
     if unknown:
         parser.error(f"no such bench {unknown[0]!r}; choose from {', '.join(files)}")
-    return asyncio.run(main_async(args.names or files, max(1, args.jobs)))
+    try:
+        return asyncio.run(main_async(args.names or files, max(1, args.jobs)))
+    except (asyncio.CancelledError, KeyboardInterrupt):
+        print("smoke: interrupted (the benches under way were killed)")
+        return 1
 
 
 if __name__ == "__main__":
