@@ -24,6 +24,7 @@ import { fill, fillParts } from './fill.js';
 import { LANGUAGES, chooseLanguage, currentLanguage, startLanguage, strings } from './i18n.js';
 import { errorText } from './errors.js';
 import { renderTip, setTipsOn } from './tips.js';
+import { keepTalk, withKeptTalk } from './talk.js';
 import { renderTournament } from './tournament.js';
 import {
   PAGE, alltimeMessage, alltimeReply, boardMessage, boardRefused, boardReply, isDay, newBoards,
@@ -59,8 +60,8 @@ const TEXT = strings('app', {
   choosePlaying: 'Choose the team that played.', // the score sheet's entry: no team chosen as playing
   enterPoints: 'Enter the card points of one team.',
   nicknameLength: 'Choose a nickname of 2 to 24 characters.',
-  sheetTeam0: 'Wij', // a new score sheet's team names, as a Dutch sheet says them: "we" and "they"
-  sheetTeam1: 'Zij',
+  sheetTeam0: 'Us', // a new score sheet's team names, in the page's language: "we" and "they" (Dutch: Wij, Zij)
+  sheetTeam1: 'Them',
   // Sentences of the static page with elements in them ({slots}: index.html's data-slot)
   newGameNow: 'You and a CPU partner against two CPUs, right now: {rules}.', // {rules}: a summary of the rules last chosen
   otherTeamHas: 'So {team} has {points}.', // the score sheet's entry: the other team's card points
@@ -335,8 +336,11 @@ function onRoomFrame(f) {
     if (f.type !== 'snapshot') return; // a room we left: its last frames trail in
     before = newRoom(id);
   }
-  const { model, resume: from } = applyFrame(before, f, app.me);
+  const { model: applied, resume: from } = applyFrame(before, f, app.me);
+  // A fresh page: the table talk of the earlier deals, as this device heard it.
+  const model = f.type === 'snapshot' && before.version === 0 ? withKeptTalk(applied) : applied;
   app.rooms.set(id, model);
+  if (model.log !== before.log) keepTalk(id, model.log);
   if (from !== null) conn.send({ type: 'resume', room_id: id, version: from });
 
   if (f.type === 'snapshot') {

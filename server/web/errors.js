@@ -32,7 +32,7 @@ const TEXT = strings('errors', {
   // tables
   no_such_room: 'That table is no longer there.',
   invite_required: 'This table is private: join it with its invite code.',
-  solo_game: 'That is another player’s game against the computer: only they can play or watch it.',
+  solo_game: 'That is another player’s game against CPUs: only they can play or watch it.',
   bad_invite: 'No table has that invite code.',
   not_a_member: 'You are not at that table.',
   room_closed: 'That table has closed.',

@@ -45,6 +45,7 @@ const TEXT = strings('sheet', {
   earlierWon: 'Game {game} · {team} won',
   dealsOfGame: 'The deals of game {game}',
   marks: 'Marks', // the column of a deal's marks (nat, pit, corrected)
+  totalOf: 'Running total of {team}', // the title of a team's column of totals (headed "Σ team")
   scoreTitle: '{team}: {points} points + {roem} roem',
   scoreTitlePlaying: '{team}: {points} points + {roem} roem (playing)',
   wentNat: '{team} went nat',
@@ -109,6 +110,8 @@ const ERRORS = {
 };
 
 const VIEWS = ['deals', 'chart', 'stats', 'changes', 'share'];
+// Our changes that take something off the sheet or put it back: said in words once made.
+const SAID = new Set(['undo', 'redo', 'delete']);
 
 export function newSheet() {
   return {
@@ -123,6 +126,7 @@ export function newSheet() {
     view: 'deals',
     error: null, // the last refusal of a change of ours: {code, message}
     sent: null, // the ref of our change on its way (its update, or its refusal, answers it)
+    said: null, // our last undo, redo or deletion (its history line), said until the next version
   };
 }
 
@@ -147,6 +151,7 @@ export function sheetUpdate(s, f) {
   const ours = s.sent !== null && f.ref === s.sent;
   return {
     ...s, version: f.version, sheet: f.sheet, history,
+    said: ours && SAID.has(f.change?.kind) ? f.change : null,
     sent: ours ? null : s.sent,
     draft: ours ? null : s.draft, // our change went in: the form is done
     error: ours ? null : s.error,
@@ -162,7 +167,7 @@ export function sheetRefused(s, error) {
 
 // A deal opened in the form (a new one: `dealId` null), on the version shown now.
 export function sheetDraft(s, dealId = null) {
-  return { ...s, draft: { dealId, version: s.version }, error: null };
+  return { ...s, draft: { dealId, version: s.version }, error: null, said: null };
 }
 
 export function openMessage(code) {
@@ -320,6 +325,9 @@ export function renderSheet(app) {
   $('#sheet-redo').title = sheet.redo
     ? fill(TEXT.redoThis, { change: changeWords(sheet, sheet.redo_what, sheet.redo) }) : TEXT.nothingToRedo;
   show($('#sheet-entry'), editor && s.draft !== null);
+  const said = $('#sheet-said');
+  said.textContent = s.said ? changeWords(sheet, s.said.what, s.said.text) : '';
+  show(said, Boolean(s.said));
   const error = $('#sheet-error');
   error.textContent = s.error ? errorWords(s.error) : '';
   error.dataset.code = s.error?.code ?? '';
@@ -461,11 +469,11 @@ function gameTable(sheet, game, editor, key) {
     h('caption', { class: 'sr-only' }, fill(TEXT.dealsOfGame, { game: game.number })),
     h('thead', {}, h('tr', {},
       h('th', { scope: 'col', class: 'num' }, '#'),
-      h('th', { scope: 'col', class: 'num' }, a),
-      h('th', { scope: 'col', class: 'num' }, b),
+      teamHead(0, a, a),
+      teamHead(1, b, b),
       h('th', { scope: 'col' }, h('span', { class: 'sr-only' }, TEXT.marks)),
-      h('th', { scope: 'col', class: 'num' }, `Σ ${a}`),
-      h('th', { scope: 'col', class: 'num' }, `Σ ${b}`))),
+      teamHead(0, ['Σ', h('span', { class: 'head-team' }, ` ${a}`)], fill(TEXT.totalOf, { team: a })),
+      teamHead(1, ['Σ', h('span', { class: 'head-team' }, ` ${b}`)], fill(TEXT.totalOf, { team: b })))),
     h('tbody', {}, game.deals.map((d) => h('tr', {
       dataset: { dealId: d.id, key: d.id, nat: d.nat, pit: d.pit ?? '' },
       class: [d.nat && 'nat', d.pit !== null && 'pit'],
@@ -484,6 +492,12 @@ function gameTable(sheet, game, editor, key) {
     h('td', { class: 'marks' }, marks(sheet, d)),
     h('td', { class: 'num total', dataset: { team: 0 } }, String(d.totals[0])),
     h('td', { class: 'num total', dataset: { team: 1 } }, String(d.totals[1]))))));
+}
+
+// A column of `team`, in its colour: its name on one line, cut with an ellipsis on a phone
+// (where a column of totals says only Σ), whole in its title.
+function teamHead(team, text, title) {
+  return h('th', { scope: 'col', class: ['num', `team-${team}`], title }, h('span', { class: 'head-name' }, text));
 }
 
 function marks(sheet, d) {
@@ -527,7 +541,7 @@ function chart(sheet) {
 
 function stats(sheet) {
   return [h('table', { class: 'sheet-table stats', dataset: { key: 'stats' } },
-    h('thead', {}, h('tr', {}, h('th', {}, ''), sheet.teams.map((t) => h('th', { scope: 'col', class: 'num' }, t)))),
+    h('thead', {}, h('tr', {}, h('th', {}, ''), sheet.teams.map((t, team) => teamHead(team, t, t)))),
     h('tbody', {}, [
       ['statPlaying', 'playing'], ['statNat', 'nat'], ['statPits', 'pits'],
       ['statRoem', 'roem'], ['statAverage', 'average'],

@@ -24,7 +24,7 @@ const TEXT = strings('table', {
   emptySeat: 'Empty seat',
   badgeYou: 'you', // the small badges next to a seat's name
   badgeCpu: 'bot',
-  badgeCpuTitle: 'A computer player ({level})', // {level}: random, heuristic or strong
+  badgeCpuTitle: 'A CPU player ({level})', // {level}: random, heuristic or strong
   badgeAway: 'away',
   badgeAwayTitle: 'Away: the server plays for this seat',
   badgeReady: 'ready',
