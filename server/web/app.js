@@ -12,14 +12,14 @@ import {
 import {
   buildCpuLevels, buildForm, buildNewGameForm, createMessage, loadCatalog, loadForm,
   newGameMessage, newGameSummary, renderLobby, roomTitle, saveForm, saveNewGame, setEndLimits, wirePreset, wireRated,
-  buildSheetForm,
+  buildSheetForm, dailyUnderWay,
 } from './lobby.js';
 import { renderTable, renderTimer, whyNot } from './table.js';
 import { renderPauseClock } from './results.js';
 import { setSound, setTitle, soundOn, turnSound, wakeAudio } from './alerts.js';
 import { newInvite, renderInvite, wantsSeat } from './invite.js';
 import { openRules } from './rules.js';
-import { trapFocus } from './dialogs.js';
+import { confirmStep, trapFocus, wireConfirm } from './dialogs.js';
 import { fill, fillParts } from './fill.js';
 import { LANGUAGES, chooseLanguage, currentLanguage, startLanguage, strings } from './i18n.js';
 import { errorText } from './errors.js';
@@ -27,8 +27,8 @@ import { renderTip, setTipsOn } from './tips.js';
 import { keepTalk, withKeptTalk } from './talk.js';
 import { renderTournament } from './tournament.js';
 import {
-  PAGE, alltimeMessage, alltimeReply, boardMessage, boardRefused, boardReply, isDay, newBoards,
-  renderBoards, shiftDay, todayUtc,
+  PAGE, alltimeMessage, alltimeReply, boardMessage, boardRefused, boardReply, confirmDailyStart, isDay,
+  newBoards, renderBoards, shiftDay, todayUtc,
 } from './daily.js';
 import { ratingAsked, ratingMessage, ratingRefused, ratingReply, renderRating } from './rating.js';
 import {
@@ -54,6 +54,11 @@ const TEXT = strings('app', {
   notConnected: 'Not connected to the server: reconnecting…',
   tableClosed: 'The table was closed.',
   leaveTournament: 'Leave the tournament for good? A CPU takes your place.', // asked before leaving a running tournament
+  resignTitle: 'End this game?', // asked before a solo game is ended for good
+  resignGone: 'The game stops here, unfinished: it gets no result and cannot be taken up again.',
+  resignKeep: 'To go on with it later, choose “‹ Lobby” instead: the game stays under “Your tables”.',
+  resignYes: 'End the game',
+  resignNo: 'Keep playing',
   copied: 'Copied!', // a Copy link button, once the link is copied
   selectAndCopy: 'Select and copy', // the same, when the browser may not copy: the link is selected
   copyLink: 'Copy link',
@@ -120,6 +125,7 @@ const app = {
   errorTimer: null,
   boards: newBoards(), // the daily boards screen (daily.js)
   dailyPlayed: false, // daily_start was refused: today's game is played
+  dailyFinished: null, // the day of a daily game this page saw finished
   profile: null, // the profile shown (profile.js)
   profileFrom: 'lobby', // the screen the profile was opened from (its Back button)
   review: null, // the match review shown (review.js)
@@ -343,6 +349,7 @@ function onRoomFrame(f) {
   if (model.log !== before.log) keepTalk(id, model.log);
   if (from !== null) conn.send({ type: 'resume', room_id: id, version: from });
 
+  if (model.room?.mode === 'daily' && isOver(model)) app.dailyFinished = model.room.day; // no need to ask
   if (f.type === 'snapshot') {
     if (model.room?.mode === 'daily') app.dailyPlayed = false;
     const invited = Boolean(app.join && app.openNext);
@@ -676,7 +683,11 @@ function showNewGameChoice(form) {
   $('#new-game-choice').textContent = newGameSummary(form);
 }
 
-function playDaily() {
+// Today's one attempt: asked first, unless it is under way (then it opens again) or the
+// page knows it is played (the server says so).
+async function playDaily() {
+  const known = app.dailyPlayed || app.dailyFinished === todayUtc() || dailyUnderWay(app);
+  if (!known && !(await confirmDailyStart())) return;
   app.dailyPlayed = false;
   app.openNext = true;
   send({ type: 'daily_start' });
@@ -908,6 +919,18 @@ function act(action) {
   }
 }
 
+// Your own solo game, ended for good once you say so (leave_room resigns it).
+async function resign(m) {
+  const yes = await confirmStep({
+    kind: 'resign', title: TEXT.resignTitle, body: [TEXT.resignGone, TEXT.resignKeep],
+    yes: TEXT.resignYes, no: TEXT.resignNo, danger: true,
+  });
+  if (!yes || app.rooms.get(m.roomId)?.room?.status !== 'playing' || isOver(m)) return;
+  if (send({ type: 'leave_room', room_id: m.roomId }) === null) return;
+  app.rooms.delete(m.roomId); // closed: gone from your tables
+  if (app.current === m.roomId && app.screen === 'table') goScreen('lobby');
+}
+
 function leave() {
   const m = app.rooms.get(app.current);
   if (!m) {
@@ -919,6 +942,10 @@ function leave() {
     return;
   }
   if (m.seat !== null && m.room?.status === 'playing') {
+    if (m.room.mode === 'solo') {
+      resign(m);
+      return;
+    }
     // Seats are fixed while the match runs: keep it and go look at the lobby.
     goScreen('lobby');
     return;
@@ -1336,6 +1363,7 @@ function start() {
   }
   fillPageParts();
   wireForms();
+  wireConfirm();
   wireLanguage();
   document.addEventListener('click', onClick);
   document.addEventListener('keydown', onKey);

@@ -9,6 +9,7 @@ import { SUIT_NAMES, SUIT_SYMBOLS, isRed, rankOf, rankShown, sortHand, suitOf } 
 import { pager, playerName } from './widgets.js';
 import { fill, fillParts, plural } from './fill.js';
 import { currentLanguage, strings } from './i18n.js';
+import { confirmStep } from './dialogs.js';
 
 export const PAGE = 20; // rows a page
 const DAY_MS = 86_400_000;
@@ -114,6 +115,24 @@ export function untilMidnight(now = Date.now()) {
   const minutes = Math.max(1, Math.ceil((DAY_MS - (now % DAY_MS)) / 60_000));
   const hours = Math.floor(minutes / 60);
   return hours ? fill(TEXT.untilHours, { h: hours, m: minutes % 60 }) : fill(TEXT.untilMinutes, { m: minutes });
+}
+
+// -- starting today's game ------------------------------------------------------------------
+
+// The question before today's one attempt starts (namespace `daily.start`).
+const START = strings('daily.start', {
+  title: 'Start today’s daily game?',
+  once: 'You have one attempt a day: once you start, this game is today’s, and leaving it or starting again does not give you another.',
+  away: 'Nobody plays your cards for you: if you go away, your game waits for you until the day’s games close, after midnight (UTC). A game not finished by then ends unfinished, with no place on the board.',
+  start: 'Start the daily game', // the button that starts it
+  notNow: 'Not now', // the button that keeps the attempt for later
+});
+
+// Whether the player, told that today's game is one attempt, starts it (a dialog).
+export function confirmDailyStart() {
+  return confirmStep({
+    kind: 'daily', title: START.title, body: [START.once, START.away], yes: START.start, no: START.notNow,
+  });
 }
 
 // -- state ------------------------------------------------------------------------------------

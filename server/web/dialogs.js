@@ -32,3 +32,43 @@ export function trapFocus(event) {
     first.focus();
   }
 }
+
+// A question before a step that cannot be undone (`dialog#confirm`, `data-kind` = `kind`):
+// `title`, the paragraphs of `body`, and two buttons, `no` (focused: Enter or Escape keeps
+// things as they are) and `yes` (`danger`: red). Resolves true for `yes` alone; the focus
+// goes back to where it was unless `yes`.
+export function confirmStep({ kind, title, body, yes, no, danger = false }) {
+  const dialog = document.querySelector('#confirm');
+  const opener = document.activeElement;
+  dialog.dataset.kind = kind;
+  dialog.querySelector('#confirm-title').textContent = title;
+  dialog.querySelector('#confirm-body').replaceChildren(...body.map((text) => {
+    const p = document.createElement('p');
+    p.textContent = text;
+    return p;
+  }));
+  const yesButton = dialog.querySelector('[data-confirm="yes"]');
+  const noButton = dialog.querySelector('[data-confirm="no"]');
+  yesButton.textContent = yes;
+  yesButton.className = danger ? 'danger' : 'primary';
+  noButton.textContent = no;
+  dialog.returnValue = '';
+  return new Promise((resolve) => {
+    dialog.addEventListener('close', () => {
+      const said = dialog.returnValue === 'yes';
+      if (!said && opener instanceof HTMLElement && opener.isConnected) opener.focus();
+      resolve(said);
+    }, { once: true });
+    dialog.showModal();
+    noButton.focus();
+  });
+}
+
+// The answer of `dialog#confirm`: its button's `data-confirm`.
+export function wireConfirm() {
+  const dialog = document.querySelector('#confirm');
+  dialog.addEventListener('click', (event) => {
+    const button = event.target.closest('[data-confirm]');
+    if (button) dialog.close(button.dataset.confirm);
+  });
+}

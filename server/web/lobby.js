@@ -306,6 +306,9 @@ const TEXT = strings('lobby', {
   rated: 'rated', // a chip: a rated table
   seats: 'Seats',
   open: 'Open', // a button: open the table
+  goOn: 'Continue', // a button: go back to your own game against CPUs, where you left it
+  soloKept: 'Your game goes on where you left it; while you are away, the server plays your card when your time runs out.',
+  dailyWaits: 'Your game waits for you until the day’s games close, after midnight (UTC).',
   watch: 'Watch', // a button: watch the table
   watchTable: 'Watch {table}',
   finishedTable: 'A finished table', // a rematch's table whose name we do not know
@@ -349,10 +352,8 @@ export function renderLobby(app) {
   patch($('#my-rooms'), mine.map((m) => myRoomItem(m, known)));
   show($('#my-rooms-panel'), mine.length > 0);
 
-  // The daily game: today's attempt under way (yesterday's, still open after midnight, is
-  // among your tables), or played already (daily_start refused).
-  const today = todayUtc();
-  const daily = mine.some((m) => m.room.mode === 'daily' && !m.result && (m.room.day ?? today) === today);
+  // The daily game: today's attempt under way, or played already (daily_start refused).
+  const daily = dailyUnderWay(app);
   const button = $('#daily-button');
   const label = daily ? TEXT.dailyContinue : TEXT.dailyButton;
   if (button.textContent !== label) button.textContent = label;
@@ -362,6 +363,13 @@ export function renderLobby(app) {
     ? [h('p', {}, h('strong', {}, TEXT.dailyPlayed), ' ', fill(TEXT.dailyNext, { left: untilMidnight() })),
     h('button', { type: 'button', class: 'small primary', dataset: { openBoards: '' } }, TEXT.dailyBoard)]
     : []);
+}
+
+// Whether today's daily game is under way on this page (yesterday's, still open after
+// midnight, is among your tables but is not today's).
+export function dailyUnderWay(app, today = todayUtc()) {
+  return [...app.rooms.values()].some((m) => m.room && !m.closed && m.room.mode === 'daily'
+    && !m.result && (m.room.day ?? today) === today);
 }
 
 function seatChip(room, seat, index, me, seated, title) {
@@ -462,12 +470,15 @@ function myRoomItem(m, known) {
   let state = roomStatus(room.status);
   if (m.result) state = TEXT.matchOver;
   else if (m.seat === null) state = fill(TEXT.watching, { status: state });
+  // Your own game against CPUs, left for the lobby: it is kept here to go on with.
+  const yours = m.seat !== null && !m.result && room.status === 'playing' && (room.mode === 'solo' || room.mode === 'daily');
   return h('li', { class: 'room-item mine', dataset: { key: m.roomId, myRoomId: m.roomId } },
     h('div', { class: 'item-head' },
       h('strong', { class: 'item-title' }, roomTitle(room, known)),
       h('span', { class: ['status-chip', room.status] }, state)),
+    yours ? h('p', { class: 'muted small' }, room.mode === 'daily' ? TEXT.dailyWaits : TEXT.soloKept) : null,
     h('div', { class: 'item-actions' },
-      h('button', { type: 'button', class: 'primary small', dataset: { openRoom: m.roomId } }, TEXT.open)));
+      h('button', { type: 'button', class: 'primary small', dataset: { openRoom: m.roomId } }, yours ? TEXT.goOn : TEXT.open)));
 }
 
 // -- the create-room form ------------------------------------------------------------------

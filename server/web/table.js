@@ -90,6 +90,10 @@ const TEXT = strings('table', {
   readyDone: 'Ready ✓',
   leaveRunning: 'Back to the lobby: the match is running, so your seat stays yours',
   leaveWatching: 'Stop watching this table',
+  leaveTable: 'Leave', // the button that leaves the table
+  endGame: 'End game', // the same button in your own solo game: ends it for good (it asks first)
+  endGameTitle: 'End this game for good, unfinished',
+  toLobbyKept: 'Back to the lobby: this game stays under “Your tables”, to go on with later',
   leaveSeat: 'Give up your seat and go back to the lobby',
   invite: 'Private table. Invite code: {code}',
   inviteLink: 'Invite link',
@@ -104,8 +108,8 @@ const TEXT = strings('table', {
   sheetNatZero: 'nat: 0',
   yourCard: 'Play the {card} ({n})',
   notLegal: 'Not now: {reason}', // {reason}: why the card may not be played
-});
   hintBadge: 'hint', // the mark under the card a hint suggests
+});
 
 // The suits on the trump choice's buttons.
 const SUITS = strings('table.suits', { c: 'Clubs', d: 'Diamonds', h: 'Hearts', s: 'Spades' });
@@ -280,11 +284,11 @@ function renderBar(app, m) {
     ? fill(rules?.end === 'deals' ? TEXT.dealOf : TEXT.deal, { n: v.deal_number + 1, of: rules?.end_value })
     : '';
   if (v && v.trump) {
+    const chosen = fill(TEXT.chosenBy, { name: who(m, v.chooser) });
     patch(info,
       h('span', { class: 'muted ti-deal', dataset: { deal: v.deal_number } }, dealWords),
       h('span', { class: 'ti-trump' },
         h('span', { class: 'muted' }, TEXT.trump),
-    const chosen = fill(TEXT.chosenBy, { name: who(m, v.chooser) });
         h('span', { class: ['suit-big', isRed(v.trump) && 'red'], 'aria-hidden': 'true' }, SUIT_SYMBOLS[v.trump]),
         h('span', { class: 'sr-only' }, SUIT_NAMES[v.trump])),
       h('span', { class: 'muted ti-chooser', dataset: { seat: v.chooser }, title: chosen }, chosen));
@@ -646,7 +650,14 @@ function renderSide(app, m) {
   show($('#cpu-level-label'), room.status === 'open' && free && isOwner(m, app.me));
   const leave = $('#leave');
   const running = room.status === 'playing' && m.seat !== null && !m.result;
-  leave.title = running ? TEXT.leaveRunning : m.seat === null ? TEXT.leaveWatching : TEXT.leaveSeat;
+  // While a match runs your seat stays yours ("‹ Lobby" only); your own solo game you may end.
+  const resigns = running && room.mode === 'solo';
+  show(leave, !running || resigns);
+  const leaveWord = resigns ? TEXT.endGame : TEXT.leaveTable;
+  if (leave.textContent !== leaveWord) leave.textContent = leaveWord;
+  leave.title = resigns ? TEXT.endGameTitle : m.seat === null ? TEXT.leaveWatching : TEXT.leaveSeat;
+  const kept = running && (room.mode === 'solo' || room.mode === 'daily');
+  $('#to-lobby').title = kept ? TEXT.toLobbyKept : running ? TEXT.leaveRunning : '';
 
   // The invite, for a private room's seated players.
   const invite = $('#invite');

@@ -153,6 +153,7 @@ async def test_the_daily_game_to_the_end_then_its_board(site: Site, open_tab) ->
     await expect(body).to_have_attribute("data-state", "daily_not_finished")
     await expect(body).to_contain_text("once you have finished today")
     await body.locator("button[data-play-daily]").click()
+    await page.locator('#confirm[data-kind="daily"] [data-confirm="yes"]').click()  # one attempt
 
     await expect(tab.table).to_be_visible()
     await expect(page.locator("#room-mode")).to_have_attribute("data-mode", "daily")

@@ -214,3 +214,103 @@ async def test_the_dutch_pages_say_cpu_everywhere(site: Site, open_tab) -> None:
     assert "omputer" not in (await badge.get_attribute("title") or "")
     assert "omputer" not in await page.locator("#table").inner_text()
     tab.assert_clean()
+
+
+# -- items 5 and 6: a question before a step that cannot be undone -----------------------------
+
+
+async def expect_question(page: Page, kind: str, size: tuple[int, int]) -> None:
+    """``dialog#confirm`` asks (``kind``), whole on the screen, its safe answer focused."""
+    dialog = page.locator("#confirm")
+    await expect(dialog).to_be_visible()
+    await expect(dialog).to_have_attribute("data-kind", kind)
+    await expect(dialog.locator('[data-confirm="no"]')).to_be_focused()
+    assert not await outside_viewport(dialog), f"the question is not whole on a {size} screen"
+    for button in await dialog.locator("button").all():
+        assert await button.evaluate(FITS), await button.inner_text()
+
+
+async def test_ending_a_solo_game_asks_and_really_ends_it(site: Site, open_tab) -> None:
+    """In a solo game "Lobby" keeps the game under Your tables; "End game" asks first
+    (Enter or Escape keep playing) and then ends it for good: gone from Your tables, also
+    after a reload."""
+    ann = await welcomed(open_tab, "ann", PHONE)
+    page = ann.page
+    await page.locator("#new-game-button").click()
+    await expect(ann.table).to_have_attribute("data-status", "playing")
+    await expect(page.locator("#room-mode")).to_have_attribute("data-mode", "solo")
+    room_id = await ann.room_id()
+    leave = page.locator("#leave")
+    await expect(leave).to_have_text("End game")
+    assert "Your tables" in (await page.locator("#to-lobby").get_attribute("title") or "")
+
+    # asked: Enter (on the focused "Keep playing") and Escape both keep the game
+    await leave.click()
+    await expect_question(page, "resign", PHONE)
+    await expect(page.locator("#confirm-body")).to_contain_text("Your tables")
+    await shot(page, "flows-end-solo-game-phone.png")
+    await page.keyboard.press("Enter")
+    await expect(page.locator("#confirm")).to_be_hidden()
+    await expect(leave).to_be_focused()
+    await leave.click()
+    await expect_question(page, "resign", PHONE)
+    await page.keyboard.press("Escape")
+    await expect(page.locator("#confirm")).to_be_hidden()
+    await expect(ann.table).to_have_attribute("data-status", "playing")
+
+    # Lobby: the game waits under Your tables, and opens again where it was
+    await page.locator("#to-lobby").click()
+    mine = page.locator(f'#my-rooms li[data-my-room-id="{room_id}"]')
+    await expect(mine).to_be_visible()
+    await expect(mine.locator("button[data-open-room]")).to_have_text("Continue")
+    await shot(page, "flows-solo-kept-phone.png")
+    await mine.locator("button[data-open-room]").click()
+    await expect(ann.table).to_have_attribute("data-room-id", room_id)
+
+    # End game, said yes to: the lobby, and the game is gone for good
+    await leave.click()
+    await expect_question(page, "resign", PHONE)
+    await page.locator('#confirm [data-confirm="yes"]').click()
+    await expect(page.locator("#lobby")).to_be_visible()
+    await expect(mine).to_have_count(0)
+    await page.reload()
+    await expect(page.locator("#lobby")).to_be_visible()
+    await expect(page.locator("#me")).to_contain_text("ann")
+    await expect(ann.table).to_be_hidden()  # nothing to go back to
+    await expect(mine).to_have_count(0)
+    ann.assert_clean()
+
+
+async def test_the_daily_game_asks_before_its_one_attempt(site: Site, open_tab) -> None:
+    """ "Daily game" says first that it is the day's one attempt and that an absent player's
+    game waits; "Not now" starts nothing; once started, going on does not ask again."""
+    ann = await welcomed(open_tab, "ann", DESKTOP)
+    page = ann.page
+    daily = page.locator("#daily-button")
+    await daily.click()
+    await expect_question(page, "daily", DESKTOP)
+    body = page.locator("#confirm-body")
+    await expect(body).to_contain_text("one attempt a day")
+    await expect(body).to_contain_text("waits for you")
+    await shot(page, "flows-daily-question.png")
+    await page.locator('#confirm [data-confirm="no"]').click()
+    await expect(page.locator("#confirm")).to_be_hidden()
+    await expect(daily).to_be_focused()
+    await page.reload()  # nothing was started: the page has no game to go back to
+    await expect(page.locator("#me")).to_contain_text("ann")
+    await expect(page.locator("#lobby")).to_be_visible()
+    await expect(page.locator("#my-rooms li")).to_have_count(0)
+    await expect(daily).to_have_text("Daily game")
+
+    await daily.click()
+    await expect_question(page, "daily", DESKTOP)
+    await page.locator('#confirm [data-confirm="yes"]').click()
+    await expect(page.locator("#room-mode")).to_have_attribute("data-mode", "daily")
+    room_id = await ann.room_id()
+    await expect(page.locator("#leave")).to_be_hidden()  # only Lobby: the game waits
+    await page.locator("#to-lobby").click()
+    await expect(daily).to_have_text("Continue the daily game")
+    await daily.click()  # under way: no question
+    await expect(ann.table).to_have_attribute("data-room-id", room_id)
+    await expect(page.locator("#confirm")).to_be_hidden()
+    ann.assert_clean()
