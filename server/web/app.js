@@ -572,19 +572,19 @@ function goScreen(name) {
 }
 
 function openTable(id) {
+  const entering = app.screen !== 'table' || app.current !== id;
   if (app.current !== id) {
     app.ui.lastTrickOpen = false;
     if (app.screen === 'table') forgetFinished(app.current); // a finished table left for another is gone
   }
-  const entering = app.screen !== 'table' || app.current !== id;
   app.current = id;
   goScreen('table');
+  // Whoever enters a table starts at its heading (its name, once drawn), not on the page's body.
+  if (entering) requestAnimationFrame(() => $('#table-title').focus({ preventScroll: true }));
 }
 
 function openTournament(id) {
   app.currentTournament = id;
-  // Whoever enters a table starts at its heading (its name, once drawn), not on the page's body.
-  if (entering) requestAnimationFrame(() => $('#table-title').focus({ preventScroll: true }));
   if (!app.watchedTournaments.has(id)) {
     app.watchedTournaments.add(id);
     send({ type: 'tournament_watch', tournament_id: id });

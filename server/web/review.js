@@ -283,11 +283,11 @@ function seatTitle(r, reply, seat) {
 function who(r, reply, seat) {
   if (seatOf(reply) === null) return nickname(r, seat) ?? fill(TEXT.whoSeat, { n: seat + 1 });
   if (seat === seatOf(reply)) return TEXT.whoYou;
-// A team's colour, as at the table: the reviewer's own team is `us` (seat 0's for others).
-const sideOf = (reply, team) => teamSide({ seat: seatOf(reply) }, team);
-
   return { right: TEXT.whoRight, top: TEXT.whoPartner, left: TEXT.whoLeft }[posOf(reply, seat)];
 }
+
+// A team's colour, as at the table: the reviewer's own team is `us` (seat 0's for others).
+const sideOf = (reply, team) => teamSide({ seat: seatOf(reply) }, team);
 
 function teamName(r, reply, team) {
   const mine = seatOf(reply);

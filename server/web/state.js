@@ -197,14 +197,14 @@ export function teamOrder(model) {
   return isSeated(model) && teamOf(model.seat) === 1 ? [1, 0] : [0, 1];
 }
 
-// One of three sentences about a team: ours (`key + 'Us'`), theirs (`'Them'`), or named
-// for a spectator (`'Team'`, with {team}).
 // A team's colour: `us` for your own team wherever you sit, `them` for the other; a
 // spectator sees from seat 0 (the bottom seat), so team 0 is `us` (style.css: --us, --them).
 export function teamSide(model, team) {
   return team === teamOf(model.seat ?? 0) ? 'us' : 'them';
 }
 
+// One of three sentences about a team: ours (`key + 'Us'`), theirs (`'Them'`), or named
+// for a spectator (`'Team'`, with {team}).
 function teamSaid(model, team, key, values = {}) {
   if (!isSeated(model)) return fill(TEXT[`${key}Team`], { team: teamLabel(model, team), ...values });
   return fill(TEXT[`${key}${team === teamOf(model.seat) ? 'Us' : 'Them'}`], values);
