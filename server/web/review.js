@@ -122,12 +122,10 @@ const TEXT = strings('review', {
   dealScore: '{teamA} {a} – {teamB} {b}',
   notPlayed: 'You did not play this match: all four hands are shown, with no plays of yours to weigh.',
   yourPlaysInDeal: 'Your plays in this deal',
+  // what a play lost: how much lower our score minus theirs came out than with the best play
   lostInAll: '{n} lost in all', // {n} shown bold
   perfect: 'Every one of your plays was as good as the best, with all hands open.',
-  gaveAway: {
-    one: 'Against perfect play with all hands open you gave away {n} point.',
-    other: 'Against perfect play with all hands open you gave away {n} points.',
-  },
+  lostWhy: 'Lost: what your plays cost against the best plays with all hands open, in our score minus theirs for this deal.',
   yourPlay: 'Your play',
   youLed: '(you led)',
   toPlay2: '(2nd to play)',
@@ -138,7 +136,6 @@ const TEXT = strings('review', {
   theBest: 'The best play.',
   best: 'Best: {cards}', // the best cards, when yours was not
   lost: 'Lost {n}', // what a play lost against the best
-  givenAway: { one: '({n} point given away)', other: '({n} points given away)' },
   nothingLost: 'Nothing lost.',
   values: { one: 'Values of the {n} legal card', other: 'Values of the {n} legal cards' },
   valuesWhy: 'Each card’s value: our final score in this deal minus theirs, if every later card is the best for its side with all hands open.',
@@ -459,6 +456,9 @@ function seatView(r, reply, seat, cards, inTrick, t, mine) {
   if (trick && trick.leader === seat) marks.push(h('span', { class: 'badge badge-led' }, TEXT.leadsBadge));
   const best = you && mine ? new Set(mine.best) : new Set();
   const sorted = sortHand(cards, deal.trump);
+  // The card played in the trick shown stays in the hand as a ghost, in a gap of its own:
+  // it and the card before it are shown whole, the others overlap as far as room needs.
+  const ghost = sorted.findIndex((card) => inTrick.has(card));
   return h('div', {
     class: ['review-seat', `side-${sideOf(reply, seat % 2)}`, you && 'you'],
     dataset: { seat, pos, key: `seat-${seat}` },
@@ -473,11 +473,11 @@ function seatView(r, reply, seat, cards, inTrick, t, mine) {
     marks),
   h('div', { class: 'review-hand', dataset: { seat } },
     sorted.length
-      ? sorted.map((card) => cardView(card, {
-        class: [inTrick.has(card) && 'in-trick', best.has(card) && 'best'],
-        dataset: { key: card },
-        title: inTrick.has(card) ? fill(TEXT.inThisTrick, { card: cardWords(card) }) : null,
-      }, deal.trump))
+      ? sorted.map((card, i) => h('span', { class: ['hand-slot', (i === ghost || i === ghost - 1) && 'whole'], dataset: { key: card } },
+        cardView(card, {
+          class: [inTrick.has(card) && 'in-trick', best.has(card) && 'best'],
+          title: inTrick.has(card) ? fill(TEXT.inThisTrick, { card: cardWords(card) }) : null,
+        }, deal.trump)))
       : h('span', { class: 'muted small empty-hand' }, TEXT.noCardsLeft)));
 }
 
@@ -586,7 +586,7 @@ function summaryView(r, reply) {
           h('li', { class: 'count count-lost', dataset: { count: 'lost', value: s.lost } },
             fillParts(TEXT.lostInAll, { n: h('strong', {}, String(s.lost)) }))),
         h('p', { class: 'muted small' },
-          s.lost === 0 ? TEXT.perfect : plural(TEXT.gaveAway, s.lost / 2)),
+          s.lost === 0 ? TEXT.perfect : TEXT.lostWhy),
       ]);
 }
 
@@ -610,7 +610,7 @@ function playView(r, reply, mine, trick) {
       h('p', { class: 'review-best' }, bestLine(mine, best)),
       h('p', { class: 'review-lost' },
         mine.lost
-          ? [h('strong', {}, fill(TEXT.lost, { n: mine.lost })), ' ', h('span', { class: 'muted small' }, plural(TEXT.givenAway, mine.lost / 2))]
+          ? h('strong', {}, fill(TEXT.lost, { n: mine.lost }))
           : h('span', { class: 'muted' }, TEXT.nothingLost)))),
   h('details', { class: 'review-values', open: r.open.has(key), dataset: { openKey: key } },
     h('summary', {}, plural(TEXT.values, values.length)),

@@ -1,7 +1,8 @@
-"""The table as a player sees it, on a phone and on a desktop (issue 33, items 7, 8, 9, 13
-and 17): the others seated around the trick, Hint and its answer beside the hand, the
+"""The table as a player sees it, on a phone and on a desktop (issue 33, items 7, 8, 9, 13,
+16 and 17): the others seated around the trick, Hint and its answer beside the hand, the
 hint's badge clear of the card's corner, names whole or cut with an ellipsis only where
-the room runs out, and one colour for your own team at every table."""
+the room runs out, one colour for your own team at every table, and the review's summary
+and hands."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from server.tournament.schedule import new_tournament
 from tests.browser.conftest import Site
 from tests.browser.scripted import setup_table
 from tests.browser.test_profiles import start_solo
-from tests.browser.ui import SCREENSHOTS, Tab
+from tests.browser.ui import SCREENSHOTS, Tab, whole_numbers
 from tests.browser.viewports import DESKTOP, PHONE, SIZES, outside_viewport, scroll_y, tag, tap
 
 pytestmark = pytest.mark.browser
@@ -394,3 +395,66 @@ async def test_your_team_has_one_colour_at_every_table(
     assert await _team_colours(page) == solo, "your team's colour changed between tables"
     await _shot(page, "colours-tournament.png")
     tab.assert_clean()
+
+
+# -- item 16: the review's summary, and its hands ------------------------------------------------
+
+
+@SIZES
+async def test_the_review_says_one_figure_and_its_ghosts_stand_apart(
+    site: Site, open_tab, size: dict[str, int]
+) -> None:
+    tab: Tab = await open_tab(size=(size["width"], size["height"]))
+    page = tab.page
+    await _hello(tab, "ann")
+    await start_solo(tab, 2, "random")
+    await tab.play(until="#deal-end")
+    await page.locator("#continue").click()
+    await tab.play(until="#result", seconds=120)
+    await page.locator("#result button[data-review-match]").click()
+    screen = page.locator("#review")
+    checked = 0
+    for deal in (0, 1):
+        await expect(screen).to_have_attribute("data-deal", str(deal))
+        await expect(screen).to_have_attribute("data-state", "review", timeout=60_000)
+        summary = page.locator("#review-summary")
+        lost = int(await summary.get_attribute("data-lost") or 0)
+        # one figure for what the plays lost, one meaning: no other number beside it
+        prose = " ".join(await summary.locator("p:not(.review-deal-score)").all_inner_texts())
+        counts = page.locator('#review-summary [data-count="lost"]')
+        assert whole_numbers(await counts.inner_text()) == [lost]
+        assert [n for n in whole_numbers(prose) if n != lost] == [], prose
+        checked += lost > 0
+        for trick in range(8):
+            await expect(screen).to_have_attribute("data-trick", str(trick))
+            await _ghosts_apart(page, f"deal {deal + 1}, trick {trick + 1}")
+            played = page.locator("#review-play")
+            if await played.count():
+                figures = whole_numbers(await played.locator(".review-lost").inner_text())
+                assert figures in ([], [int(await played.get_attribute("data-lost") or 0)])
+            if trick == 0 and deal == 0:
+                await _shot(page, f"review-hands{tag(size)}.png")
+            await page.locator('#review button[data-review-trick="next"]').click()
+        if deal == 0:
+            await page.locator('#review button[data-review-deal="next"]').click()
+    assert checked, "no deal with a play that lost anything: the summary's words went unseen"
+    tab.assert_clean()
+
+
+async def _ghosts_apart(page: Page, when: str) -> None:
+    """Each hand's ghost (the card it played in the trick shown) overlaps none of the
+    cards beside it, and every hand stays inside its seat."""
+    for hand in await page.locator(".review-hand").all():
+        cards = await hand.locator(".card").all()
+        boxes = [await _box(c) for c in cards]
+        seat = await _box(hand.locator("xpath=ancestor::*[contains(@class,'review-seat')]"))
+        for box in boxes:
+            assert seat["x"] - 0.5 <= box["x"] and box["right"] <= seat["right"] + 0.5, (
+                f"{when}: a card of the hand sticks out of its seat"
+            )
+        for i, card in enumerate(cards):
+            if "in-trick" not in (await card.get_attribute("class") or ""):
+                continue
+            for j in (i - 1, i + 1):
+                if 0 <= j < len(boxes):
+                    assert _apart(boxes[i], boxes[j]), f"{when}: the ghost overlaps a card"
