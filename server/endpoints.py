@@ -175,7 +175,10 @@ class Endpoints:
                 raise ProtocolError("invalid_field", "date: a day as YYYY-MM-DD")
         viewer = await self._viewer(request)
         body = await self.daily.board(viewer, day, offset, limit)
-        cache = PUBLIC_BOARD if self.daily.revealed(body["date"]) else "private, no-store"
+        if not self.daily.revealed(body["date"]):
+            cache = "private, no-store"
+        else:  # (a viewer's own row and deals are the viewer's alone)
+            cache = PUBLIC_BOARD if viewer is None else "private, max-age=60"
         return response(HTTPStatus.OK, _json(body), "application/json", cache=cache)
 
     async def _viewer(self, request: Request) -> str | None:

@@ -71,6 +71,8 @@ const TEXT = strings('daily', {
   deal: 'Deal {n}',
   meanTitle: { one: 'The mean of {n} game', other: 'The mean of {n} games' },
   fieldMean: 'field {mean}', // the field's mean score in one deal
+  yourPoints: 'you {points}', // your team's points in one deal
+  dealDiff: 'against the field', // read out after your difference in one deal ("+21.0")
   dealer: 'Dealer', // tooltip of the dealer's mark
   dealerMark: '(dealer)', // after the dealer's seat in a revealed deal
   suitCards: '{suit}: {cards}', // read out: a suit of a hand and its cards
@@ -344,14 +346,31 @@ function deals(app, board) {
         best.map((p, i) => h('span', { class: 'best-name', dataset: { key: `b${i}` } },
           i ? ' · ' : '', fill(TEXT.bestPlayer, { rank: i + 1, name: p.nickname, total: p.total }))))
       : null,
-    h('ol', { class: 'deal-list' }, field.map((f) => dealItem(app, board.date, f, revealed[f.number], best))));
+    h('ol', { class: 'deal-list' }, field.map((f) => dealItem(app, board, f, revealed[f.number], best))));
 }
 
-function dealItem(app, day, f, deal, best) {
+// Your own points in a deal and their difference from the field's mean (you finished it).
+function yourDeal(you, number) {
+  const points = you?.points?.[number];
+  if (points === undefined) return null;
+  const diff = you.differences?.[number] ?? 0;
+  const sign = [diff > 0 && 'up', diff < 0 && 'down'];
+  return [
+    h('span', { class: 'deal-you', dataset: { points } }, fill(TEXT.yourPoints, { points })),
+    h('span', { class: ['deal-diff diff', sign], title: TEXT.dealDiff, dataset: { diff } },
+      signed(diff), h('span', { class: 'sr-only' }, ` ${TEXT.dealDiff}`)),
+  ];
+}
+
+function dealItem(app, board, f, deal, best) {
+  const day = board.date;
+  const mine = yourDeal(board.you, f.number);
   const head = [
     h('span', { class: 'deal-no' }, fill(TEXT.deal, { n: f.number + 1 })),
+    mine?.[0],
     h('span', { class: 'deal-mean', title: plural(TEXT.meanTitle, f.players) },
       fill(TEXT.fieldMean, { mean: oneDecimal(f.mean) })),
+    mine?.[1],
     best.length
       ? h('span', { class: 'deal-best' }, best.map((p, i) => h('span', { class: 'best-points' },
         fill(TEXT.bestPoints, { name: p.nickname, points: p.points?.[f.number] ?? '–' }), i < best.length - 1 ? ' · ' : '')))

@@ -30,9 +30,9 @@ def site_settings() -> dict[str, Any]:
     return {"daily_deals": 1, "daily_grace": 0.0}
 
 
-async def play_daily(client: GameClient) -> dict[str, Any]:
-    """``client``'s daily game, played to the end (its first legal action each time); the
-    snapshot it started from."""
+async def play_daily(client: GameClient, pick=lambda legal: legal[0]) -> dict[str, Any]:
+    """``client``'s daily game, played to the end (its first legal action each time, or
+    the one ``pick`` chooses); the snapshot it started from."""
     snap = await client.request({"type": "daily_start"}, "snapshot")
     assert snap["type"] == "snapshot", snap
     room_id = snap["room_id"]
@@ -40,7 +40,7 @@ async def play_daily(client: GameClient) -> dict[str, Any]:
     async with asyncio.timeout(60):
         while not table.over:
             if table.legal and table.turn == table.seat:
-                action, table.legal = table.legal[0], []
+                action, table.legal = pick(table.legal), []
                 await client.send({"type": "act", "room_id": room_id, "action": action})
             await asyncio.sleep(0.01)
     return snap
