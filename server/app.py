@@ -32,6 +32,7 @@ from .keepalive import Keepalive
 from .limits import Connections, FailedAttempts
 from .lobby import Identity, Lobby
 from .lobby.identity import NICKNAMES_CACHED
+from .lobby.invites import Invites
 from .logs import log
 from .lru import Lru
 from .metrics import Metrics
@@ -100,7 +101,8 @@ class Server:
             rematches, self.players, self.sheets, attempts, self.keepalive,
         )  # fmt: skip
         self.http = Endpoints(
-            self.router, self.metrics, store, self.daily, self.players, self.sheets, attempts,
+            self.router, self.metrics, store, self.daily, self.players, self.sheets,
+            Invites(store, self.lobby.directory), attempts,
             self.cluster.node if self.cluster else None,
             frozenset(o.strip() for o in settings.allowed_origins.split(",") if o.strip()),
             settings.trust_forwarded,

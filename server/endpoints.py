@@ -1,5 +1,6 @@
 """The HTTP side of the server's port: health, metrics, the rule catalog, finished match
-records, the daily boards, the actors this process runs, and the browser client's files.
+records, the daily boards, what an invite code opens, the actors this process runs, and the
+browser client's files.
 
 Read-only JSON; a bad query gets 400 with ``{"error": code, "message": ...}``.  A day's
 daily board needs the token of a player who finished that day's game
@@ -30,6 +31,7 @@ from .sheet import export
 
 if TYPE_CHECKING:
     from .daily import Daily
+    from .lobby.invites import Invites
     from .players.service import Players
     from .sheet.sheets import Sheets
     from .store.base import Store
@@ -41,7 +43,7 @@ PUBLIC_PLAYERS = "public, max-age=30"  # the rating board and profiles
 class Endpoints:
     def __init__(
         self, router: Router, metrics: Metrics, store: Store, daily: Daily, players: Players,
-        sheets: Sheets, attempts: FailedAttempts, node: str | None,
+        sheets: Sheets, invites: Invites, attempts: FailedAttempts, node: str | None,
         origins: frozenset[str] = frozenset(), trust_forwarded: bool = False,
     ) -> None:  # fmt: skip
         self.router = router
@@ -50,6 +52,7 @@ class Endpoints:
         self.daily = daily
         self.players = players
         self.sheets = sheets
+        self.invites = invites
         self.attempts = attempts  # wrong sheet codes count as over the websocket
         self.trust_forwarded = trust_forwarded
         self.node = node
@@ -100,6 +103,9 @@ class Endpoints:
         if path.startswith("/sheets/"):
             address = client_address(connection, self.trust_forwarded)
             return await self.sheet_export(path.removeprefix("/sheets/"), address, request.path)
+        if path.startswith("/invites/"):
+            address = client_address(connection, self.trust_forwarded)
+            return await self.invite(path.removeprefix("/invites/"), address)
         return response(HTTPStatus.NOT_FOUND, b"not found\n", "text/plain")
 
     def _origin_refused(self, request: Request) -> Response | None:
@@ -141,6 +147,21 @@ class Endpoints:
         return response(
             HTTPStatus.OK, body, "text/html; charset=utf-8", cache="no-store", policy=PRINT_POLICY
         )
+
+    async def invite(self, code: str, address: str) -> Response:
+        """What an invite code opens (for the page of someone who has not said hello yet):
+        never cached (the code is a secret, the table changes); a wrong code counts toward
+        ``address``'s wrong attempts, as over the websocket."""
+        if not 4 <= len(code) <= 32:
+            return response(HTTPStatus.NOT_FOUND, b"not found\n", "text/plain")
+        try:
+            room_id = await self.attempts.coded(address, self.invites.room_of(code))
+            body = self.invites.describe(room_id)
+        except Refused as err:
+            if err.code == "too_many_attempts":
+                return refusal(HTTPStatus.TOO_MANY_REQUESTS, err.code, err.message)
+            return refusal(HTTPStatus.NOT_FOUND, err.code, err.message)
+        return response(HTTPStatus.OK, _json(body), "application/json", cache="no-store")
 
     async def player_pages(self, path: str, request: Request) -> Response:
         """The rating board (the token's own row with a token) and a player's profile (with

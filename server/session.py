@@ -39,6 +39,7 @@ ROOM_COMMANDS = (
 TOURNAMENT_COMMANDS = (
     p.TournamentRegister, p.TournamentUnregister, p.TournamentLeave, p.TournamentWatch
 )  # fmt: skip
+ANONYMOUS = (p.SheetOpen, p.SheetLeave)  # a sheet's onlooker needs no nickname
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,7 +93,7 @@ class Session:
         if isinstance(m, p.Hello):
             await self.hello(client, m)
             return
-        if not client.identified:
+        if not client.identified and not isinstance(m, ANONYMOUS):
             raise p.ProtocolError("hello_first", "say hello before anything else")
         match m:
             case p.LobbySubscribe():

@@ -218,6 +218,7 @@ class Sheet:
         return {
             "id": self.id,
             "version": self.version,
+            "made_by": names.get(self.created.by),  # who made it, by nickname (a link says so)
             "teams": list(self.teams),
             "players": None if self.created.players is None else list(self.created.players),
             "seats": [self.seat_name(s) for s in range(4)],

@@ -98,8 +98,8 @@ class Sheets:
         if await self.store.sheet(key) is None:
             return None
         sheet = await self._replay(key)
-        for item in sheet.history:
-            await self.identity.nickname(item["by"])
+        for by in [sheet.created.by, *(item["by"] for item in sheet.history)]:
+            await self.identity.nickname(by)
         return self._launch(sheet, epoch)
 
     async def handle(self, actor: SheetActor, peer: Peer, m: Any) -> None:

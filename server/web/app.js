@@ -17,7 +17,7 @@ import {
 import { renderTable, renderTimer, whyNot } from './table.js';
 import { renderPauseClock } from './results.js';
 import { setSound, setTitle, soundOn, turnSound, wakeAudio } from './alerts.js';
-import { newInvite, renderInvite, wantsSeat } from './invite.js';
+import { lookUpInvite, newInvite, renderHello, renderInvite, wantsSeat } from './invite.js';
 import { openRules } from './rules.js';
 import { confirmStep, trapFocus, wireConfirm } from './dialogs.js';
 import { fill, fillParts } from './fill.js';
@@ -134,7 +134,8 @@ const app = {
   rematchAsked: new Set(), // finished rooms this page asked a rematch of
   continued: new Map(), // room_id -> the deal number whose end we said `continue` to
   sheet: newSheet(), // the score sheet shown (sheet.js)
-  pendingSheet: null, // a sheet's code from the page's address, opened once welcomed
+  pendingSheet: null, // a sheet's code from the page's address (an onlooker's opens before any hello)
+  hello: null, // what the page's link opens, said on the nickname screen (invite.js renderHello)
   online: false, // the connection is open
   pastRooms: new Map(), // room_id -> the summary of a finished table the page left (its names)
   ui: { lastTrickOpen: false, trickHold: null, toast: null, tipsHidden: new Set() },
@@ -173,7 +174,12 @@ function showStatus(state, detail = {}) {
 function sayHello() {
   if (app.token) conn.send({ type: 'hello', token: app.token });
   else if (app.pendingNickname) conn.send({ type: 'hello', nickname: app.pendingNickname });
-  else goScreen('hello');
+  else {
+    // A sheet's link opens before any nickname: an onlooker just watches it.
+    const sheet = app.pendingSheet ?? (app.screen === 'scoresheet' ? app.sheet.code : null);
+    if (sheet) conn.send(openMessage(sheet));
+    if (app.screen !== 'scoresheet') goScreen('hello');
+  }
 }
 
 function onWelcome(f) {
@@ -184,6 +190,7 @@ function onWelcome(f) {
   app.me = f.player_id;
   app.nickname = f.nickname;
   app.pendingNickname = null;
+  app.hello = null;
   $('#hello-form button[type=submit]').disabled = false;
   if (f.token) {
     app.token = f.token;
@@ -314,7 +321,9 @@ function handleFrame(f, sent) {
       break;
     case 'sheet':
       app.sheet = sheetSnapshot({ ...app.sheet, code: f.codes[f.role] }, f);
-      if (app.screen !== 'scoresheet') openSheet();
+      // The table's link, before a nickname: the nickname screen says which sheet it opens.
+      if (!app.everWelcomed && f.role === 'edit') app.hello = { kind: 'sheet', state: 'sheet', sheet: f.sheet };
+      else if (app.screen !== 'scoresheet') openSheet();
       break;
     case 'sheet_update':
       app.sheet = sheetUpdate(app.sheet, f);
@@ -504,6 +513,11 @@ function onError(frame, sent) {
     app.sheet = sheetRefused(app.sheet, f);
     return; // the sheet says it, beside what was typed
   }
+  if (sent?.type === 'sheet_open' && !app.everWelcomed) {
+    app.hello = { kind: 'sheet', state: code }; // the nickname screen says so
+    app.pendingSheet = null;
+    return;
+  }
   if (sent?.type === 'sheet_open' && app.screen === 'scoresheet') goLobby();
   if (sent?.type === 'rating_board') app.boards = ratingRefused(app.boards);
   if (sent?.type === 'rematch') app.rematchAsked.delete(sent.room_id);
@@ -595,7 +609,7 @@ function openTournament(id) {
 function goLobby() {
   forgetFinished(app.current);
   if (app.screen === 'scoresheet') leaveSheet();
-  goScreen('lobby');
+  goScreen(app.everWelcomed ? 'lobby' : 'hello'); // a sheet's onlooker has no lobby yet
 }
 
 let drawing = false;
@@ -623,6 +637,7 @@ function draw() {
   } else if (app.screen === 'profile') renderProfile(app);
   else if (app.screen === 'review') renderReview(app);
   else if (app.screen === 'scoresheet') renderSheet(app);
+  else if (app.screen === 'hello') renderHello(app);
   renderInvite(app);
   renderTip(app);
   const m = app.screen === 'table' ? app.rooms.get(app.current) : null;
@@ -969,6 +984,7 @@ function openSheet() {
 
 function leaveSheet() {
   if (app.sheet.code) send({ type: 'sheet_leave', code: app.sheet.code });
+  app.pendingSheet = null;
   app.sheet = newSheet();
   window.history.replaceState(null, '', window.location.pathname);
 }
@@ -1357,9 +1373,17 @@ function start() {
   const params = new URLSearchParams(window.location.search);
   const invite = params.get('invite');
   app.pendingSheet = params.get('sheet');
+  if (app.pendingSheet && !app.token) app.hello = { kind: 'sheet', state: 'loading' }; // opened before a nickname
   if (invite) {
     app.pendingInvite = invite;
     window.history.replaceState(null, '', window.location.pathname);
+    if (!app.token) {  // a new player: the nickname screen says which table it opens
+      app.hello = { kind: 'invite', state: 'loading' };
+      lookUpInvite(invite).then((hello) => {
+        if (app.hello?.kind === 'invite') app.hello = hello;
+        render();
+      });
+    }
   }
   fillPageParts();
   wireForms();

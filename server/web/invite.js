@@ -1,10 +1,14 @@
 // The invite: a friend who opens an invite link (or types its code) watches the table
 // first and is asked where to sit, in a dialog that says who invited them and to which
-// table; the inviter's partner seat is chosen unless taken.
+// table; the inviter's partner seat is chosen unless taken. Before the nickname, the
+// nickname screen says what the link opens (`#hello-context`): the invite's table (GET
+// /invites/<code>), or the score sheet of a sheet's link (sheet.js).
 
-import { $, h, patch } from './dom.js';
+import { $, h, patch, show } from './dom.js';
+import { cpuName } from './state.js';
 import { roomTitle, rulesText } from './lobby.js';
-import { fill } from './fill.js';
+import { sheetIntro } from './sheet.js';
+import { fill, plural } from './fill.js';
 import { strings } from './i18n.js';
 
 const WORDS = strings('invite', {
@@ -22,6 +26,21 @@ const WORDS = strings('invite', {
   sit: 'Sit down',
   watch: 'Just watch', // a button: do not sit down, only watch
   note: 'You can move to another free seat until the match starts.',
+});
+
+// What an invite link says above the nickname field.
+const HELLO = strings('invite.hello', {
+  loading: 'Looking up your invite…',
+  invited: '{owner} invited you to the table “{table}”.',
+  invitedNobody: 'You are invited to the table “{table}”.',
+  seats: 'At the table: {names}.', // the seats taken: "ann, bob"
+  list: '{a}, {b}', // names in a list
+  free: { one: '{n} seat free.', other: '{n} seats free.' },
+  pickToSit: 'Pick a nickname to sit down.',
+  playing: 'The match has started: pick a nickname to watch it.',
+  bad_invite: 'This invite opens no table: check the link, or ask for a new one.',
+  no_such_room: 'The table of this invite has ended.',
+  unknown: 'Your invite could not be looked up: pick a nickname and it opens afterwards.',
 });
 
 const free = (s) => !s.player_id && !s.cpu;
@@ -112,4 +131,49 @@ export function renderInvite(app) {
     dialog.showModal();
     dialog.querySelector('input[name=seat]:checked')?.focus();
   }
+}
+
+// What an invite code opens, asked before the nickname (`GET /invites/<code>`): the page's
+// `app.hello` for the nickname screen.
+export async function lookUpInvite(code) {
+  try {
+    const reply = await fetch(`/invites/${encodeURIComponent(code.trim())}`, { cache: 'no-store' });
+    const body = await reply.json();
+    if (reply.ok) return { kind: 'invite', state: 'room', room: body };
+    return { kind: 'invite', state: body.error in HELLO ? body.error : 'unknown' };
+  } catch {
+    return { kind: 'invite', state: 'unknown' };
+  }
+}
+
+function inviteIntro(hello) {
+  if (hello.state !== 'room') return [h('p', { class: 'hello-line' }, HELLO[hello.state] ?? HELLO.unknown)];
+  const room = hello.room;
+  const table = roomTitle(room);
+  const names = room.seats.filter((s) => s.nickname || s.cpu).map((s) => (s.cpu ? cpuName(s) : s.nickname));
+  const open = room.seats.filter((s) => !s.nickname && !s.cpu).length;
+  return [
+    h('p', { class: 'hello-line' }, h('strong', {}, room.owner_nickname
+      ? fill(HELLO.invited, { owner: room.owner_nickname, table }) : fill(HELLO.invitedNobody, { table }))),
+    h('p', { class: 'muted small' }, rulesText(room.rules, room.move_seconds)),
+    names.length
+      ? h('p', { class: 'small' }, fill(HELLO.seats, { names: names.reduce((a, b) => fill(HELLO.list, { a, b })) }),
+        room.status === 'open' && open ? [' ', plural(HELLO.free, open)] : null)
+      : null,
+    h('p', { class: 'small' }, room.status === 'open' ? HELLO.pickToSit : HELLO.playing),
+  ];
+}
+
+// The nickname screen's word on the link that opened the page (`app.hello`), if any.
+export function renderHello(app) {
+  const box = $('#hello-context');
+  const hello = app.hello;
+  show(box, Boolean(hello));
+  if (!hello) return;
+  box.dataset.kind = hello.kind;
+  box.dataset.state = hello.state;
+  let intro = [h('p', { class: 'hello-line' }, HELLO.loading)];
+  if (hello.kind === 'sheet') intro = sheetIntro(hello);
+  else if (hello.state !== 'loading') intro = inviteIntro(hello);
+  patch(box, ...intro);
 }

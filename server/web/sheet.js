@@ -100,6 +100,19 @@ const TEXT = strings('sheet', {
   errorEmptyGame: 'This game has no deals yet.',
 });
 
+// What a sheet's link for the table says above the nickname field (before a change, a
+// nickname; an onlooker's link opens the sheet without one).
+const HELLO = strings('sheet.hello', {
+  loading: 'Opening the score sheet…',
+  invited: '{name} invited you to keep score on a sheet: {teams}.',
+  nobody: 'You are invited to keep score on a sheet: {teams}.',
+  teams: '{a} – {b}', // the two teams of a sheet
+  players: 'Players: {names}.',
+  list: '{a}, {b}', // names in a list
+  pickToEnter: 'Pick a nickname to enter and correct its deals.',
+  bad_sheet_code: 'This link opens no score sheet: check it, or ask the table for a new one.',
+});
+
 // The refusals said in the page's words (others: the server's message).
 const ERRORS = {
   stale_version: 'errorStale', read_only: 'errorReadOnly', bad_sheet_code: 'errorBadCode',
@@ -584,5 +597,21 @@ function share(s) {
     h('p', { class: 'item-actions', dataset: { key: 'export' } },
       h('a', { id: 'sheet-csv', class: 'button small', href: `/sheets/${encodeURIComponent(s.code)}.csv`, download: 'klaverjas-sheet.csv' }, TEXT.downloadCsv),
       h('a', { id: 'sheet-print', class: 'button small', href: printLink(s.code), target: '_blank', rel: 'noopener' }, TEXT.printable)),
+  ];
+}
+
+// The nickname screen's word on a sheet's link (`hello`: {state, sheet}, the summary the
+// link's code opens, or the refusal's code).
+export function sheetIntro(hello) {
+  const sheet = hello.sheet;
+  if (!sheet) return [h('p', { class: 'hello-line' }, HELLO[hello.state] ?? HELLO.bad_sheet_code)]; // loading, or refused
+  const teams = fill(HELLO.teams, { a: sheet.teams[0], b: sheet.teams[1] });
+  return [
+    h('p', { class: 'hello-line' }, h('strong', {}, sheet.made_by
+      ? fill(HELLO.invited, { name: sheet.made_by, teams }) : fill(HELLO.nobody, { teams }))),
+    sheet.players
+      ? h('p', { class: 'small' }, fill(HELLO.players, { names: sheet.players.reduce((a, b) => fill(HELLO.list, { a, b })) }))
+      : null,
+    h('p', { class: 'small' }, HELLO.pickToEnter),
   ];
 }

@@ -102,12 +102,13 @@ async def test_two_phones_keep_one_sheet(site: Site, open_tab) -> None:
     view = await a.locator('[data-link="view"] input').input_value()
     assert edit != view and "?sheet=" in edit
 
-    # bob opens the edit link on his phone, cas the view link
+    # bob opens the edit link on his phone, cas the view link (an onlooker: no nickname)
     bob = await phone(open_tab, "bob", edit.split("/", 3)[3])
     b = bob.page
     await expect(b.locator("#scoresheet")).to_be_visible()
     await expect(b.locator("#scoresheet")).to_have_attribute("data-role", "edit")
-    cas = await phone(open_tab, "cas", view.split("/", 3)[3])
+    cas: Tab = await open_tab(view.split("/", 3)[3], size=(PHONE["width"], PHONE["height"]))
+    cas.name = "cas"
     c = cas.page
     await expect(c.locator("#scoresheet")).to_have_attribute("data-role", "view")
     await expect(c.locator("#sheet-new-deal")).to_be_hidden()  # onlookers only watch
