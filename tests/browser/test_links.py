@@ -18,6 +18,21 @@ PHONE = SIZES["phone"]
 FITS = "e => e.scrollWidth <= e.clientWidth"
 
 
+async def says_above_the_field(page: Page, kind: str, *texts: str) -> None:
+    """The nickname screen tells, above its field, what a link of ``kind`` opens."""
+    context = page.locator("#hello-context")
+    await expect(context).to_have_attribute("data-kind", kind)
+    for text in texts:
+        await expect(context).to_contain_text(text)
+    await above_the_field(page)
+
+
+async def nickname(tab: Tab, name: str) -> None:
+    tab.name = name
+    await tab.page.locator("#nickname").fill(name)
+    await tab.page.locator("#hello-form button[type=submit]").click()
+
+
 async def above_the_field(page: Page) -> None:
     """``#hello-context`` is whole on the screen, nothing in it cut off, right above the
     nickname field."""
@@ -44,30 +59,23 @@ async def test_an_invite_link_says_who_invited_you_to_which_table(site: Site, op
 
     tab: Tab = await open_tab(f"/?invite={code}", size=PHONE)
     page = tab.page
-    context = page.locator("#hello-context")
-    await expect(context).to_have_attribute("data-state", "room")
-    await expect(context).to_have_attribute("data-kind", "invite")
-    await expect(context).to_contain_text("ann invited you to the table “Friday night”")
-    await expect(context).to_contain_text("Rotterdam")
-    await expect(context).to_contain_text("8 deals")
-    await expect(context).to_contain_text("2 seats free")
-    await above_the_field(page)
+    await expect(page.locator("#hello-context")).to_have_attribute("data-state", "room")
+    await says_above_the_field(
+        page, "invite", "ann invited you to the table “Friday night”", "Rotterdam", "8 deals",
+        "2 seats free",
+    )  # fmt: skip
     await shot(page, "links-invite-phone.png")
 
     # the nickname: then the table, and the question where to sit
-    tab.name = "bob"
-    await page.locator("#nickname").fill("bob")
-    await page.locator("#hello-form button[type=submit]").click()
+    await nickname(tab, "bob")
     await expect(page.locator("dialog#join-seat")).to_be_visible()
     await expect(page.locator("#join-seat-title")).to_have_text("ann invited you")
     tab.assert_clean()
 
     # a link of no table says so, before any nickname
     wrong: Tab = await open_tab("/?invite=NOSUCHCODE", size=PHONE)
-    context = wrong.page.locator("#hello-context")
-    await expect(context).to_have_attribute("data-state", "bad_invite")
-    await expect(context).to_contain_text("opens no table")
-    await above_the_field(wrong.page)
+    await expect(wrong.page.locator("#hello-context")).to_have_attribute("data-state", "bad_invite")
+    await says_above_the_field(wrong.page, "invite", "opens no table")
 
 
 async def test_an_onlooker_watches_a_sheet_without_a_nickname(site: Site, open_tab) -> None:
@@ -101,16 +109,12 @@ async def test_an_onlooker_watches_a_sheet_without_a_nickname(site: Site, open_t
     # the table's link: the nickname first, with the sheet it opens said above the field
     cor: Tab = await open_tab(f"/?sheet={codes['edit']}", size=PHONE)
     page = cor.page
-    context = page.locator("#hello-context")
-    await expect(context).to_have_attribute("data-kind", "sheet")
-    await expect(context).to_contain_text("ann invited you to keep score")
-    await expect(context).to_contain_text("Annemieke & Cor \u2013 Bob & Dee")
-    await expect(context).to_contain_text("Annemieke, Bob, Cor, Dee")
-    await above_the_field(page)
+    await says_above_the_field(
+        page, "sheet", "ann invited you to keep score", "Annemieke & Cor \u2013 Bob & Dee",
+        "Annemieke, Bob, Cor, Dee",
+    )  # fmt: skip
     await shot(page, "links-sheet-edit-phone.png")
-    cor.name = "cor"
-    await page.locator("#nickname").fill("cor")
-    await page.locator("#hello-form button[type=submit]").click()
+    await nickname(cor, "cor")
     await expect(page.locator("#scoresheet")).to_have_attribute("data-role", "edit")
     await expect(page.locator("#sheet-new-deal")).to_be_visible()
     cor.assert_clean()
