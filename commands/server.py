@@ -27,8 +27,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from server.logs import configure
     from server.store.base import StoreError
     from server.tidy import tend_collector
+    from server.tournament.schedule import parse_schedule
 
     settings = Settings.from_env(host=args.host, port=args.port, db=args.db)
+    try:
+        parse_schedule(settings.quick_schedule)
+    except ValueError as err:
+        raise UsageError(str(err)) from None
     folder = Path(settings.db).resolve().parent
     if not settings.database_url and not folder.is_dir():
         raise UsageError(

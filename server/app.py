@@ -151,6 +151,7 @@ class Server:
             await self.router.load_all()
             self._poller = asyncio.create_task(self._poll_tournaments(), name="tournament-poller")
         await self.tournaments.ensure_open_quick()
+        await self.tournaments.ensure_series()
         self.ws = await serve(
             self._handler,
             self.settings.host,

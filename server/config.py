@@ -55,6 +55,8 @@ class Settings:
     log_level: str = "info"
     loop: str = "asyncio" if sys.platform == "win32" else "uvloop"  # of `klaverjas serve`
     quick_when_full: bool = True  # keep one "start when full" Quick tournament open
+    quick_schedule: str = "hourly"  # a Quick tournament, CPUs filling its empty places:
+    # hourly, hourly@MM, daily, daily@HH:MM (UTC) or off
     tournament_poll: float = 5.0  # seconds between looks for newly scheduled tournaments
     bot_workers: int = field(default_factory=_cores)  # processes searching for CPUs
     bot_queue: int = 4  # searches that may wait for a busy worker before moves fall back

@@ -124,8 +124,11 @@ class TournamentActor(Actor):
     async def _advance(self) -> None:
         """Take every step now due: the start (or cancellation), rooms, next rounds."""
         t = self.t
-        await self.commit_all(t.start(self.clock.wall()))
-        if (start_at := t.next_start()) is not None:
+        begun = t.start(self.clock.wall())
+        await self.commit_all(begun)
+        if begun and t.start_when_full:  # no longer open: the next one opens now
+            await self.series.ensure_open_quick()
+        if (start_at := t.next_start(self.clock.wall())) is not None:
             await self.series.schedule_next(t, start_at)
         while t.live:
             for index in t.unhosted():
@@ -135,8 +138,6 @@ class TournamentActor(Actor):
             if not step:
                 return
             await self.commit_all(step)
-        if t.start_when_full:
-            await self.series.ensure_open_quick()
 
     async def _open_room(self, index: int) -> str:
         t, spec = self.t, self.t.spec

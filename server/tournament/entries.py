@@ -39,6 +39,7 @@ class Created(_Entry):
     start_when_full: bool
     repeat: str | None  # "daily" | "hourly" | None
     seed: int
+    auto: bool = False  # made by the server's own schedule (KLAVERJAS_QUICK_SCHEDULE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +65,7 @@ class Round(_Entry):
     tag: ClassVar[str] = "round"
     number: int
     tables: tuple[tuple[str, ...], ...]  # four entrants a table, in seat order
+    at: float | None = None  # round 1: when the tournament started (epoch seconds)
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,8 +18,9 @@ Transitions, in one table (command: entries written | refusals)::
     unregister(p)    Unregistered(p)     | not_registered registration_closed
     leave(p)         Unregistered(p) before the start; Left(p, cpu) while running
                                          | not_registered not_playing
-    start(now)       Round(1) when due (full, or the start time) and enough players (or
-                     CPUs to fill); Cancelled when due without them; else nothing
+    start(now)       Round(1, at=now) when due (full, or the start time) and enough players
+                     (or CPUs to fill, beside at least one player); Cancelled when due
+                     without them; else nothing
     table_room(i, r) TableRoom(i, r)
     table_finished(room, winner, totals)
                      TableFinished(i, ...) for a current table still playing; else nothing
@@ -101,6 +102,14 @@ def cpu_parts(entrant: str) -> dict[str, Any]:
     return {"cpu_name": NAMES[number % len(NAMES)], "level": TAKEOVER_LEVEL}
 
 
+def next_slot(first: float, period: float, now: float) -> float:
+    """The first of ``first``, ``first + period``, ``first + 2 * period``, ... after both
+    ``first`` and ``now``."""
+    if now < first + period:
+        return first + period
+    return first + (int((now - first) // period) + 1) * period
+
+
 def table_name(fmt: str, round_number: int, table: int) -> str:
     """A table's name in words: "Quick tournament, round 1, table 2" (both counted from 1)."""
     return f"{fmt.capitalize()} tournament, round {round_number}, table {table}"
@@ -136,6 +145,7 @@ class Tournament:
     start_when_full: bool
     repeat: str | None  # "daily" | "hourly" | None
     seed: int
+    auto: bool = False  # made by the server's own schedule
     status: str = SCHEDULED
     registered: list[str] = field(default_factory=list)
     left: list[str] = field(default_factory=list)  # abandoned on purpose: never again
@@ -143,19 +153,20 @@ class Tournament:
     rounds: list[list[Table]] = field(default_factory=list)
     version: int = 0
     reason: str = ""
+    started_at: float | None = None  # when round 1 began (None before, or in an old log)
 
     # -- construction ----------------------------------------------------------------
 
     @staticmethod
     def created(
         fmt: str, start_at: float, fill_with_cpu: bool, start_when_full: bool,
-        repeat: str | None, seed: int,
+        repeat: str | None, seed: int, auto: bool = False,
     ) -> Created:  # fmt: skip
         if fmt not in FORMATS:
             raise TournamentError("bad_format", f"format must be classic or quick, not {fmt!r}")
         if repeat is not None and repeat not in REPEATS:
             raise TournamentError("bad_repeat", f"repeat must be hourly or daily, not {repeat!r}")
-        return Created(fmt, start_at, fill_with_cpu, start_when_full, repeat, seed)
+        return Created(fmt, start_at, fill_with_cpu, start_when_full, repeat, seed, auto)
 
     @classmethod
     def from_log(cls, tournament_id: str, entries: list[Entry]) -> Tournament:
@@ -164,7 +175,7 @@ class Tournament:
             raise ValueError(f"tournament {tournament_id}: log does not start with 'created'")
         t = cls(
             tournament_id, first.format, first.start_at, first.fill_with_cpu,
-            first.start_when_full, first.repeat, first.seed, version=1,
+            first.start_when_full, first.repeat, first.seed, first.auto, version=1,
         )  # fmt: skip
         for entry in entries[1:]:
             t.apply(entry)
@@ -210,11 +221,13 @@ class Tournament:
             return None
         return table.room_id
 
-    def next_start(self) -> float | None:
-        """When the next tournament of a repeating series starts, once this one began."""
+    def next_start(self, now: float) -> float | None:
+        """When the next tournament of a repeating series starts, once this one began (or
+        was cancelled): a period after it, or the first start of the series after ``now``
+        (a server that was down skips the starts it missed rather than run them all late)."""
         if self.repeat is None or self.status == SCHEDULED:
             return None
-        return self.start_at + REPEATS[self.repeat]
+        return next_slot(self.start_at, REPEATS[self.repeat], now)
 
     def advancing(self) -> list[str]:
         return [e for t in self.current if t.winner is not None for e in t.team(t.winner)]
@@ -264,6 +277,7 @@ class Tournament:
             "format": self.format,
             "status": self.status,
             "start_at": self.start_at or None,
+            "started_at": self.started_at,
             "start_when_full": self.start_when_full,
             "fill_with_cpu": self.fill_with_cpu,
             "repeat": self.repeat,
@@ -326,11 +340,13 @@ class Tournament:
         due = full if self.start_when_full else now >= self.start_at
         if not due:
             return []
+        if not self.registered:  # CPUs alone play for nobody
+            return [Cancelled("nobody registered")]
         if not full and not self.fill_with_cpu:
             return [Cancelled(f"only {len(self.registered)} of {self.size} registered")]
         missing = self.size - len(self.registered)
         entrants = self.registered + [cpu_entrant(i) for i in range(missing)]
-        return [Round(1, self._seat(entrants, 1, {}))]
+        return [Round(1, self._seat(entrants, 1, {}), now)]
 
     def table_room(self, index: int, room_id: str) -> list[Entry]:
         return [TableRoom(index, room_id)]
@@ -392,9 +408,11 @@ class Tournament:
                 self.registered.remove(player)
             case Cancelled(reason=reason):
                 self.status, self.reason = CANCELLED, reason
-            case Round(tables=tables):
+            case Round(number=number, tables=tables, at=at):
                 self.status = RUNNING
                 self.rounds.append([Table(list(seats)) for seats in tables])
+                if number == 1:
+                    self.started_at = at
             case TableRoom(table=index, room_id=room_id):
                 self.current[index].room_id = room_id
             case TableFinished(table=index, winner=winner, totals=totals):

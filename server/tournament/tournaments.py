@@ -9,9 +9,10 @@ from .. import protocol as p
 from ..events import DealEnded, Events, MatchEnded
 from ..messages import TableFinished, TableProgress
 from ..router import TOURNAMENT, Ref
+from ..store.base import StoreError
 from . import entries
 from .actor import Tables, TournamentActor, ending
-from .schedule import new_tournament, next_id
+from .schedule import first_start, new_tournament, parse_schedule, series_id
 from .state import FINISHED, LIVE, SCHEDULED, Tournament, TournamentError
 
 if TYPE_CHECKING:
@@ -52,22 +53,50 @@ class Tournaments:
 
     async def schedule(
         self, fmt: str, start_at: float, fill_with_cpu: bool, start_when_full: bool,
-        repeat: str | None, tid: str | None = None,
+        repeat: str | None, tid: str | None = None, auto: bool = False,
     ) -> TournamentActor:  # fmt: skip
         tid, first = await new_tournament(
             self.store, fmt, start_at, fill_with_cpu, start_when_full, repeat,
-            self.ports.clock.wall(), tid=tid,
+            self.ports.clock.wall(), tid=tid, auto=auto,
         )  # fmt: skip
         epoch = await self.ports.router.own(Ref(TOURNAMENT, tid))
         return await self._launch(Tournament.from_log(tid, [first]), epoch)
 
     async def schedule_next(self, t: Tournament, start_at: float) -> None:
-        """The next of a repeating series, once: its id follows from the previous one, so a
-        restart between a start and this call still schedules it, and never twice."""
-        tid = next_id(t.id)
+        """The next of a repeating series (of the server's own schedule: while it is still
+        configured so)."""
+        if t.repeat is None or (t.auto and self._own_schedule() != t.repeat):
+            return
+        await self._schedule_series(t.format, t.repeat, t.fill_with_cpu, start_at, t.auto)
+
+    async def ensure_series(self) -> None:
+        """The server's own schedule (``quick_schedule``): the next Quick tournament of the
+        series announced, CPUs filling its empty places; one for the whole lobby."""
+        plan = parse_schedule(self.ports.settings.quick_schedule)
+        if plan is None:
+            return
+        repeat, offset = plan
+        start_at = first_start(repeat, offset, self.ports.clock.wall())
+        async with self.ports.router.lock("quick-series"):
+            await self._schedule_series("quick", repeat, True, start_at, True)
+
+    def _own_schedule(self) -> str | None:
+        plan = parse_schedule(self.ports.settings.quick_schedule)
+        return None if plan is None else plan[0]
+
+    async def _schedule_series(
+        self, fmt: str, repeat: str, fill_with_cpu: bool, start_at: float, auto: bool
+    ) -> None:
+        """A series' tournament at ``start_at``, once: its id follows from what it is, so
+        whoever schedules it (after a restart, or on another node) finds it made."""
+        tid = series_id(fmt, repeat, fill_with_cpu, start_at)
         if tid in self.ports.router.actors or await self.store.tournament(tid) is not None:
             return
-        await self.schedule(t.format, start_at, t.fill_with_cpu, False, t.repeat, tid=tid)
+        try:
+            await self.schedule(fmt, start_at, fill_with_cpu, False, repeat, tid=tid, auto=auto)
+        except StoreError:
+            if await self.store.tournament(tid) is None:
+                raise  # (else another node made it a moment ago)
 
     async def ensure_open_quick(self) -> None:
         """Keep one "start when full" Quick tournament open (an operator setting), one for

@@ -67,6 +67,9 @@ const TOURNAMENT_WORDS = strings('lobby.tournaments', {
   format_quick: 'Quick tournament',
   format_classic: 'Classic tournament',
   formatOther: '{format} tournament', // a format we have no words for (format: its key)
+  titleAt: '{format} · {time}', // a tournament's name: "Quick tournament · 14:00" (its start)
+  titleWhenFull: '{format} · when full', // the name of one that starts once 8 have registered
+  titleFullAt: '{format} · full at {time}', // ... once it has started: "Quick tournament · full at 13:47"
   whenFull: 'starts when full',
   unannounced: 'start time to be announced',
   startsAt: 'starts {when}', // when: a date and time
@@ -203,14 +206,38 @@ export function roomTitle(room, tournaments = []) {
   return room.name;
 }
 
+// When a tournament starts, in the player's own time zone, the zone said:
+// "starts Sat 5 Dec, 14:00 CET".
 export function startText(t) {
   const T = TOURNAMENT_WORDS;
   if (t.start_when_full) return T.whenFull;
   if (!t.start_at) return T.unannounced;
-  const when = new Date(t.start_at * 1000);
-  return fill(T.startsAt, {
-    when: when.toLocaleString(currentLanguage(), { weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' }),
+  const when = new Date(t.start_at * 1000).toLocaleString(currentLanguage(), {
+    weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit', timeZoneName: 'short',
   });
+  return fill(T.startsAt, { when });
+}
+
+// A moment (epoch seconds) as a tournament's name says it, in the player's time zone: the
+// time on the day it is `now`, else the weekday and time ("Sat 14:00").
+function nameTime(at, now) {
+  const when = new Date(at * 1000);
+  const sameDay = when.toDateString() === new Date(now * 1000).toDateString();
+  return when.toLocaleString(currentLanguage(), {
+    ...(sameDay ? {} : { weekday: 'short' }), hour: '2-digit', minute: '2-digit',
+  });
+}
+
+// A tournament's name, which tells it apart from the others listed: its format and its
+// start ("Quick tournament · 14:00"), or, for one that starts when full, that, and once it
+// has started, when it did.
+export function tournamentTitle(t, now = Date.now() / 1000) {
+  const T = TOURNAMENT_WORDS;
+  const format = formatName(t);
+  if (t.start_when_full) {
+    return t.started_at ? fill(T.titleFullAt, { format, time: nameTime(t.started_at, now) }) : fill(T.titleWhenFull, { format });
+  }
+  return t.start_at ? fill(T.titleAt, { format, time: nameTime(t.start_at, now) }) : format;
 }
 
 // The time left until `at` (epoch seconds) in words: "4 min 12 s", "2 h 5 min".
@@ -427,7 +454,7 @@ function tournamentItem(t, me, now) {
   const places = t.status === 'finished' ? podium(t).filter((line) => line.prize) : [];
   return h('li', { class: 'tournament-item', dataset: { tournamentId: t.id, key: t.id, status: t.status } },
     h('div', { class: 'item-head' },
-      h('strong', { class: 'item-title' }, formatName(t)),
+      h('strong', { class: 'item-title' }, tournamentTitle(t, now)),
       h('span', { class: ['status-chip', t.status] }, tournamentStatus(t.status))),
     h('p', { class: 'muted small item-meta' },
       meta.map((part, i) => [i ? h('span', { 'aria-hidden': 'true' }, ' · ') : null, part])),

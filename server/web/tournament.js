@@ -4,8 +4,8 @@
 import { $, h, patch } from './dom.js';
 import { prizeName, roundName, teamSide, tournamentInfo } from './state.js';
 import {
-  countdown, entrantName, entrantText, formatName, placeName, rulesCatalog, rulesText, startText,
-  tableTitle, tournamentStatus,
+  countdown, entrantName, entrantText, placeName, rulesCatalog, rulesText, startText,
+  tableTitle, tournamentStatus, tournamentTitle,
 } from './lobby.js';
 import { fill, fillParts, plural } from './fill.js';
 import { strings } from './i18n.js';
@@ -73,7 +73,7 @@ export function renderTournament(app) {
   const info = tournamentInfo(t, app.me);
   const now = app.now();
   patch(el,
-    header(t),
+    header(t, now),
     banner(app, t, info, now),
     places(t, app.me),
     rounds(app, t, info),
@@ -81,10 +81,10 @@ export function renderTournament(app) {
     about(t));
 }
 
-function header(t) {
+function header(t, now) {
   return h('div', { class: 'tournament-head', dataset: { key: 'head' } },
     h('button', { type: 'button', class: 'ghost small', dataset: { go: 'lobby' } }, WORDS.lobby),
-    h('h1', {}, t ? formatName(t) : WORDS.heading),
+    h('h1', {}, t ? tournamentTitle(t, now) : WORDS.heading),
     t ? h('span', { class: ['status-chip', t.status] }, tournamentStatus(t.status)) : null);
 }
 

@@ -37,7 +37,7 @@ CHROMIUM = Path("/usr/bin/chromium")
 # Quick CPUs (strong ones search little), no stray tournaments; each test module may
 # override ``site_settings``.
 SITE_DEFAULTS: dict[str, Any] = {
-    "cpu_delay": 0.05, "quick_when_full": False, "bot_budget": 2,
+    "cpu_delay": 0.05, "quick_when_full": False, "quick_schedule": "off", "bot_budget": 2,
     "deal_pause": 0.0,  # a module that tests the pause between deals sets it in site_settings
     "max_per_address": 1000,  # every page and bot comes from 127.0.0.1
     "rate": 1000.0, "burst": 1000,  # websocket bots act far faster than people

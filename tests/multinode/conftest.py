@@ -56,6 +56,7 @@ NODE_DEFAULTS = {
     "KLAVERJAS_MAX_PER_ADDRESS": "1000",  # every bot comes from 127.0.0.1
     "KLAVERJAS_BOT_BUDGET": "2",  # strong CPUs search little
     "KLAVERJAS_QUICK_WHEN_FULL": "0",
+    "KLAVERJAS_QUICK_SCHEDULE": "off",  # (on in test_default_schedule.py)
     "KLAVERJAS_TOURNAMENT_POLL": "0.5",
     "KLAVERJAS_LOG_LEVEL": "warning",
     "KLAVERJAS_RATE": "1000",  # bots act far faster than people

@@ -2,8 +2,8 @@
 scheduled and where, and refuses a start in the past, a time it cannot read, or a database
 that is not there or not a database (it never makes one the server would not see);
 ``serve`` refuses a bad port, a database in a folder that does not exist, a file that is
-no database and an event loop it does not know.  Each mistake is one line and exit code 2;
-``serve`` runs on uvloop unless asked for asyncio."""
+no database, and an event loop or a tournament schedule it does not know.  Each mistake is
+one line and exit code 2; ``serve`` runs on uvloop unless asked for asyncio."""
 
 from __future__ import annotations
 
@@ -112,6 +112,12 @@ def test_serve_refuses_a_database_it_cannot_make_or_open(tmp_path: Path) -> None
 def test_serve_refuses_an_event_loop_it_does_not_know(tmp_path: Path) -> None:
     env = {"KLAVERJAS_LOOP": "trio"}
     one_line_error(klaverjas_in(tmp_path, "serve", "--port", "0", env=env), "asyncio or uvloop")
+
+
+def test_serve_refuses_a_tournament_schedule_it_does_not_know(tmp_path: Path) -> None:
+    env = {"KLAVERJAS_QUICK_SCHEDULE": "weekly"}
+    done = klaverjas_in(tmp_path, "serve", "--port", "0", env=env)
+    one_line_error(done, "KLAVERJAS_QUICK_SCHEDULE='weekly'", "hourly@MM", "off")
 
 
 @pytest.mark.parametrize(("asked", "runs_on"), [(None, "uvloop"), ("asyncio", "asyncio")])

@@ -28,7 +28,7 @@ from tests.server.conftest import Harness, running_harness, sync
 # that fill places do not search (a budget of 0: strong plays as heuristic): these tests
 # are about tournaments, and whole ones are played here (tests/server/test_bots.py has the
 # strong CPUs at tournament tables).
-BOT_SETTINGS: dict[str, Any] = {"quick_when_full": False, "bot_budget": 0}
+BOT_SETTINGS: dict[str, Any] = {"quick_when_full": False, "quick_schedule": "off", "bot_budget": 0}
 
 _refs = itertools.count()
 

@@ -541,7 +541,8 @@ async def test_acting_at_a_tournament_table_without_a_seat_is_refused(harness: H
 async def test_a_daily_tournament_is_scheduled_again(harness: Harness, fill: bool) -> None:
     lobby = await harness.client("lobby")
     lobby.keep = True
-    tid, start, _ = await quick(harness, 0, fill=fill, repeat="daily")
+    # nobody registered: cancelled (CPUs alone play for nobody); one player and CPUs: played
+    tid, start, players = await quick(harness, 1 if fill else 0, fill=fill, repeat="daily")
     await tournament_now(lobby, tid)  # someone looks at it: the server picks it up
     listing = await lobby.request({"type": "lobby_subscribe"}, "lobby")
     assert [t["id"] for t in listing["tournaments"]] == [tid]
@@ -570,10 +571,11 @@ async def test_a_daily_tournament_is_scheduled_again(harness: Harness, fill: boo
         )
 
     if fill:
+        await Bots(players).play_until(finished(players[0], tid))
         await wait_for(lambda: lobby.tournaments.get(tid, {}).get("status") == "finished")
         listing = await lobby.request({"type": "lobby_subscribe"}, "lobby")
-        (finished,) = [t for t in listing["tournaments"] if t["id"] == tid]
-        assert finished["status"] == "finished" and len(finished["places"]) == 8
+        (ended,) = [t for t in listing["tournaments"] if t["id"] == tid]
+        assert ended["status"] == "finished" and len(ended["places"]) == 8
         harness.advance(FINISHED_KEPT)
     await sync(lobby)
     listing = await lobby.request({"type": "lobby_subscribe"}, "lobby")

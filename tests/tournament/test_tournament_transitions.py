@@ -117,6 +117,10 @@ CASES = [
     Case("not due yet", lambda: quick(*registered(8)), lambda t: t.start(START - 1), []),
     Case("due, too few, no CPUs: cancelled", lambda: quick(*registered(3)),
          lambda t: t.start(START), [Cancelled("only 3 of 8 registered")]),
+    Case("due, nobody, CPUs would fill: cancelled", lambda: quick(fill=True),
+         lambda t: t.start(START), [Cancelled("nobody registered")]),
+    Case("due, nobody, no CPUs: cancelled", quick,
+         lambda t: t.start(START), [Cancelled("nobody registered")]),
     Case("due, too few, CPUs fill", lambda: quick(*registered(3), fill=True),
          lambda t: [type(e)(e.number, ()) for e in t.start(START)], [Round(1, ())]),  # type: ignore[attr-defined]
     Case("start when full: not yet", lambda: quick(*registered(7), when_full=True),
@@ -213,7 +217,7 @@ def _log(t: Tournament) -> list[Entry]:
 def test_partners_always_change_between_rounds(seed: int) -> None:
     """Whatever the seed: each round's teams are new pairs (always possible from four on)."""
     first = Tournament.created("classic", START, True, False, None, seed)
-    t = Tournament.from_log("t1", [first])
+    t = Tournament.from_log("t1", [first, Registered("p0")])  # and fifteen CPUs
     for entry in t.start(START):
         t.apply(entry)
     while t.live:
@@ -308,16 +312,36 @@ def test_unhosted_tables_and_where_a_player_plays() -> None:
     assert t.playing_at(player) is None and t.playing_at("p9") is None
 
 
-@pytest.mark.parametrize(("repeat", "status", "expect"), [
-    (None, RUNNING, None), ("daily", SCHEDULED, None), ("daily", RUNNING, START + 86400),
-    ("hourly", RUNNING, START + 3600),
+@pytest.mark.parametrize(("repeat", "status", "now", "expect"), [
+    (None, RUNNING, START, None), ("daily", SCHEDULED, START, None),
+    ("daily", RUNNING, START, START + 86400), ("hourly", RUNNING, START, START + 3600),
+    ("hourly", CANCELLED, START, START + 3600),
+    # a server down for hours: the next start after now, not the missed ones
+    ("hourly", RUNNING, START + 3 * 3600 + 5, START + 4 * 3600),
+    ("hourly", RUNNING, START + 3600, START + 2 * 3600),
+    ("daily", CANCELLED, START + 86400 * 2.5, START + 86400 * 3),
 ])  # fmt: skip
-def test_the_next_of_a_series_starts_a_period_later(repeat, status, expect) -> None:
-    t = quick(*registered(8), repeat=repeat)
-    if status == RUNNING:
+def test_the_next_of_a_series_starts_a_period_later(repeat, status, now, expect) -> None:
+    t = quick(*(registered(0 if status == CANCELLED else 8)), repeat=repeat)
+    if status != SCHEDULED:
         for entry in t.start(START):
             t.apply(entry)
-    assert t.next_start() == expect
+    assert t.status == status
+    assert t.next_start(now) == expect
+
+
+def test_round_one_says_when_the_tournament_started() -> None:
+    t = quick(*registered(8))
+    assert t.summary()["started_at"] is None
+    (entry,) = t.start(START + 7)
+    assert isinstance(entry, Round) and entry.at == START + 7
+    t.apply(entry)
+    assert t.started_at == START + 7 and t.summary()["started_at"] == START + 7
+    # read back from its stored form; a log from before ``at`` starts at an unknown time
+    assert decode(entry.to_dict()) == entry
+    old = {k: v for k, v in entry.to_dict().items() if k != "at"}
+    again = quick(*registered(8), decode(old))
+    assert again.status == RUNNING and again.started_at is None
 
 
 def test_a_cancelled_tournament_says_why() -> None:
@@ -366,7 +390,8 @@ def test_an_unknown_entry_is_refused() -> None:
 def classic_played(final_winner: int) -> tuple[Tournament, list[Entry]]:
     """A Classic played to its end (round 1's tables won by team i % 2, round 2's by team
     1 - i % 2, the final by ``final_winner``), and its whole log."""
-    log: list[Entry] = [Tournament.created("classic", START, True, False, None, 8)]
+    first = Tournament.created("classic", START, True, False, None, 8)
+    log: list[Entry] = [first, Registered("p0")]
     t = Tournament.from_log("t2", log)
 
     def write(*entries: Entry) -> None:
@@ -417,7 +442,7 @@ def test_the_summary_of_a_tournament_in_full() -> None:
         return {"id": e, "nickname": nickname, "cpu": True, "cpu_name": name, "level": "strong"}
 
     assert summary == {
-        "id": "t1", "format": "quick", "status": RUNNING, "start_at": START,
+        "id": "t1", "format": "quick", "status": RUNNING, "start_at": START, "started_at": START,
         "start_when_full": False, "fill_with_cpu": False, "repeat": None, "size": 8,
         "round_count": 2, "registered": [show(p) for p in PLAYERS],
         "rounds": [[
@@ -440,8 +465,9 @@ def test_the_summary_of_a_tournament_in_full() -> None:
 
 def test_every_entry_folds_in_and_a_replay_agrees() -> None:
     t, log = classic_played(0)
-    # created, three rounds, a room and a result for each of 4 + 2 + 1 tables, finished
-    assert t.version == len(log) == 1 + 3 + 2 * 7 + 1
+    # created, one registered, three rounds, a room and a result for each of 4 + 2 + 1
+    # tables, finished
+    assert t.version == len(log) == 1 + 1 + 3 + 2 * 7 + 1
     replayed = Tournament.from_log("t2", log)
     assert replayed.summary() == t.summary() and replayed.places() == t.places()
     assert quick().entrants() == [] and quick(*registered(3)).entrants() == PLAYERS[:3]
