@@ -185,7 +185,8 @@ export const tableTitle = (format, round, table) => fill(RULES.tableName, {
   format: formatName({ format }), round, table,
 });
 
-// A room's name as this page says it: a tournament table's, a solo or daily game's from
+// A room's name as this page says it: a tournament table's (its tournament named apart from
+// any other: "Quick tournament · 14:00, round 1, table 2"), a solo or daily game's from
 // their parts (`tournaments`: the tournament summaries known), else the name it was given.
 export function roomTitle(room, tournaments = []) {
   if (!room) return '';
@@ -194,7 +195,7 @@ export function roomTitle(room, tournaments = []) {
       if (t?.id !== room.tournament) continue;
       for (const [r, tables] of (t.rounds ?? []).entries()) {
         const at = tables.findIndex((table) => table.room_id === room.id);
-        if (at >= 0) return tableTitle(t.format, r + 1, at + 1);
+        if (at >= 0) return fill(RULES.tableName, { format: tournamentTitle(t), round: r + 1, table: at + 1 });
       }
     }
   }

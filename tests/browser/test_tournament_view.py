@@ -108,7 +108,10 @@ async def test_a_tournament_from_its_countdown_to_its_places(site: Site, open_ta
         table = tables[tab.name]
         await expect(tab.table).to_be_visible(timeout=5_000)
         await expect(tab.table).to_have_attribute("data-room-id", table["room_id"])
-        await expect(tab.page.locator("#room-name")).to_have_text(table["name"])
+        # the server's name of the table, with its tournament named apart ("· 14:00")
+        await expect(tab.page.locator("#room-name")).to_have_text(
+            re.compile(rf"^Quick tournament · \d\d:\d\d.*, round 1, table {table['table']}$")
+        )
     assert time.monotonic() - begun < 5, "the pages took too long to reach their tables"
     for table in tables.values():
         assert re.fullmatch(r"Quick tournament, round 1, table \d", table["name"]), table["name"]
