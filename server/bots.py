@@ -27,9 +27,13 @@ refused.
 
 The workers are started by the ``forkserver`` method (a clean process that preloads the
 engine; a running asyncio server is never forked), only once the first search is asked
-for, and shut down with the server.  Each node of a cluster has its own pool.  As with any
-``multiprocessing`` start method but fork, a script that runs a server must guard its entry
-point (``if __name__ == "__main__":``); ``klaverjas serve`` and ``python -m commands`` do.
+for, and shut down with the server.  However the server ends, its workers end within a
+moment: each watches the server's process (a pidfd, :func:`_end_with`) and exits once it
+is gone, and the forkserver ends once the server and its workers are (a killed server's
+workers would otherwise wait on their queues, and keep their forkserver alive, forever).
+Each node of a cluster has its own pool.  As with any ``multiprocessing`` start method but
+fork, a script that runs a server must guard its entry point (``if __name__ ==
+"__main__":``); ``klaverjas serve`` and ``python -m commands`` do.
 """
 
 from __future__ import annotations
@@ -40,6 +44,7 @@ import concurrent.futures
 import multiprocessing
 import os
 import random
+import select
 import threading
 import time
 from collections.abc import Callable
@@ -98,9 +103,35 @@ def review(record: dict[str, Any], number: int, seat: int | None) -> tuple[dict[
     return review_deal(record, number, seat), time.perf_counter() - started
 
 
-def _lower_priority() -> None:
-    """A worker's initializer: below the server, so the event loop is never kept waiting."""
+def _start_worker(server: int) -> None:
+    """A worker's initializer: below the server, so the event loop is never kept waiting,
+    and ending with the ``server`` process whose pool it serves."""
     os.nice(NICE)
+    threading.Thread(target=_end_with, args=(server,), name="end-with-server", daemon=True).start()
+
+
+def _end_with(server: int) -> None:
+    """Exit this process as soon as the process ``server`` has ended, however it ended."""
+    try:
+        watched = os.pidfd_open(server)
+    except ProcessLookupError:
+        os._exit(0)
+    except (AttributeError, OSError):  # no pidfds here: look every second
+        while _alive(server):
+            time.sleep(1.0)
+        os._exit(0)
+    select.select([watched], [], [])  # readable once it has exited
+    os._exit(0)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def size(view: View) -> Kind:
@@ -253,7 +284,7 @@ class Bots:
             context = multiprocessing.get_context("forkserver")
             context.set_forkserver_preload(["engine.policies", "engine.review", "server.bots"])
             self._pool = concurrent.futures.ProcessPoolExecutor(
-                self.workers, context, initializer=_lower_priority
+                self.workers, context, initializer=_start_worker, initargs=(os.getpid(),)
             )
         return self._pool
 

@@ -39,6 +39,7 @@ import redis.asyncio as aioredis
 
 from tests.commands import scheduled_id
 from tests.postgres import PG_URL, Proxy, fresh_schema, pg_connect
+from tests.processes import end_with_parent
 
 if TYPE_CHECKING:
     from tests.multinode.players import Bot, LobbyView
@@ -136,7 +137,7 @@ class RedisServer:
             self.process = await asyncio.create_subprocess_exec(
                 self.binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
                 "--appendonly", "no", "--dir", str(self.directory),
-                stdout=log, stderr=log,
+                stdout=log, stderr=log, preexec_fn=end_with_parent,
             )  # fmt: skip
         finally:
             log.close()
@@ -233,7 +234,7 @@ class Node:
             self.process = await asyncio.create_subprocess_exec(
                 sys.executable, "-m", "commands", "serve", "--host", "127.0.0.1",
                 "--port", "0",
-                cwd=ROOT, env=self.env, stdout=log, stderr=log,
+                cwd=ROOT, env=self.env, stdout=log, stderr=log, preexec_fn=end_with_parent,
             )  # fmt: skip
         finally:
             log.close()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import signal
@@ -13,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from client import GameClient
+from tests.processes import command, descendants, end_with_parent, still_running
 
 pytestmark = pytest.mark.server
 
@@ -26,6 +28,7 @@ async def _serve(tmp_path: Path, **env: str) -> tuple[asyncio.subprocess.Process
             **env,
         },
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+        preexec_fn=end_with_parent,
     )  # fmt: skip
     assert process.stdout is not None
     line = (await asyncio.wait_for(process.stdout.readline(), 20)).decode()
@@ -71,3 +74,25 @@ async def test_sigterm_shuts_down_in_order_and_the_table_survives(tmp_path: Path
     finally:
         process.send_signal(signal.SIGTERM)
         assert await asyncio.wait_for(process.wait(), 20) == 0
+
+
+async def test_a_killed_servers_cpu_workers_end_by_themselves(tmp_path: Path) -> None:
+    """``kill -9`` of ``klaverjas serve`` while its strong CPUs search: its worker pool's
+    processes (forkserver, workers) end within seconds, none left as an orphan."""
+    process, port = await _serve(tmp_path, KLAVERJAS_CPU_DELAY="0", KLAVERJAS_BOT_WORKERS="2")
+    try:
+        client = await GameClient.connect(f"ws://127.0.0.1:{port}/")
+        await client.hello("ann")
+        await client.request({"type": "new_game", "level": "strong"}, "snapshot")
+        await client.next("update", kind="act", by="cpu")  # searched in the pool
+        pool = descendants(process.pid)
+        commands = [command(pid) for pid in pool]
+        assert any("forkserver" in c for c in commands), commands
+        assert len(pool) >= 2, commands  # the forkserver and a worker, at least
+    finally:
+        process.kill()  # SIGKILL: no shutdown of its own
+    # (the wait ends once its pipes close: an orphan that kept them would hang it)
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(process.wait(), 20)
+    left = await asyncio.to_thread(still_running, pool, 10.0)
+    assert not left, [command(pid) for pid in left]
