@@ -37,6 +37,8 @@ const TEXT = strings('state', {
   start: 'The match starts. Good luck!',
   awayYou: 'You are away: the server plays for you.',
   away: '{name} is away: the server plays for them.',
+  awayWaits: '{name} is away: the game waits for them.',
+  awayWaitsYou: 'You are away: the game waits for you. Play a card, or choose “I’m back”, to go on.', // the daily game: nobody plays an absent player's moves
   backYou: 'You are back.',
   back: '{name} is back.',
   timeoutYou: 'You ran out of time: the server played instead.',
@@ -320,6 +322,11 @@ function applyUpdate(m, f, me) {
   return { model: addNotes(next, notes.map((n) => ({ ...n, version: f.version }))), resume: null };
 }
 
+// The daily game waits for an absent player (nobody plays its moves); other games play on.
+function awayKey(model) {
+  return model.room?.mode === 'daily' ? 'awayWaits' : 'away';
+}
+
 function note(kind, text) {
   return { kind, text };
 }
@@ -360,7 +367,7 @@ function kindNotes(before, after, f, me) {
       return [note('start', TEXT.start)];
     case 'away':
       if (!now || !was || now.away === was.away) return [];
-      return [note('away', said(after, seat, now.away ? 'away' : 'back'))];
+      return [note('away', said(after, seat, now.away ? awayKey(after) : 'back'))];
     case 'act':
       if (f.by === 'timeout') return [note('timeout', said(after, seat, 'timeout'))];
       return [];

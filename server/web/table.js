@@ -27,6 +27,7 @@ const TEXT = strings('table', {
   badgeCpuTitle: 'A CPU player ({level})', // {level}: random, heuristic or strong
   badgeAway: 'away',
   badgeAwayTitle: 'Away: the server plays for this seat',
+  badgeAwayWaitsTitle: 'Away: the game waits for this player', // the daily game
   badgeReady: 'ready',
   badgeDealer: 'dealer',
   badgeDealerTitle: 'Dealer',
@@ -219,7 +220,10 @@ function seatElement(app, m, seat) {
   const badges = [];
   if (you) badges.push(h('span', { class: 'badge badge-you' }, TEXT.badgeYou));
   if (s.cpu) badges.push(h('span', { class: 'badge badge-cpu', title: fill(TEXT.badgeCpuTitle, { level: cpuLevelWord(s.level ?? 'heuristic') }) }, TEXT.badgeCpu));
-  if (s.away) badges.push(h('span', { class: 'badge badge-away', title: TEXT.badgeAwayTitle }, TEXT.badgeAway));
+  if (s.away) {
+    const title = m.room.mode === 'daily' ? TEXT.badgeAwayWaitsTitle : TEXT.badgeAwayTitle;
+    badges.push(h('span', { class: 'badge badge-away', title }, TEXT.badgeAway));
+  }
   if (open && !empty && !s.cpu && s.ready) badges.push(h('span', { class: 'badge badge-ready' }, TEXT.badgeReady));
   if (v && v.dealer === seat && !m.result) badges.push(h('span', { class: 'badge badge-dealer', title: TEXT.badgeDealerTitle }, TEXT.badgeDealer));
   if (isTurn) badges.push(h('span', { class: 'badge badge-turn' }, turnWord(v)));
