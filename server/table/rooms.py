@@ -126,8 +126,10 @@ class Rooms:
     ) -> RoomActor:
         room_id = room_id or new_id("r")
         row = RoomRow(room_id, owner, first.invite_code, OPEN, self.ports.clock.wall())
-        await self.store.add_room(row, first.to_dict())
+        # Its lease first: a room refused for want of one (room_unavailable, retried) is
+        # never stored, to be listed with no actor to run it (an id never used is harmless).
         epoch = await self.ports.router.own(Ref(ROOM, room_id))
+        await self.store.add_room(row, first.to_dict())
         room = Room.from_log(room_id, [first], self.away_after, self.pauses)
         return await self._launch(room, epoch)
 

@@ -139,3 +139,29 @@ async def test_a_match_that_ends_while_redis_is_down_reaches_the_other_node(
     stored = await stored_room(cluster.schema, room_id)
     assert stored.version == spectator.table(room_id).version == last + 1
     check_finished_match(stored, table.bots)
+
+
+async def test_a_room_refused_while_redis_is_down_is_not_stored(
+    cluster: Cluster, private_redis: RedisServer
+) -> None:
+    """``create_room`` refused with ``room_unavailable`` (its lease could not be taken)
+    leaves nothing behind: no room without an actor to list in the lobby, so the client's
+    retry makes the only one."""
+    cluster.redis_url = private_redis.url
+    (node,) = await cluster.start("n1")
+    host = await cluster.bot(node, "host")
+    before = await pg_rows(cluster.schema, "SELECT id FROM rooms")
+    await private_redis.kill()
+    refused = await host.request({"type": "create_room", "name": "in the dark"}, "error")
+    assert refused["code"] == "room_unavailable", refused
+    assert await pg_rows(cluster.schema, "SELECT id FROM rooms") == before
+    await private_redis.start()
+    created = None
+    for _ in range(50):  # once the node is back in touch with Redis
+        created = await host.request({"type": "create_room", "name": "again"}, "snapshot")
+        if created["type"] == "snapshot":
+            break
+        await asyncio.sleep(0.2)
+    assert created is not None and created["type"] == "snapshot", created
+    rooms = {r["id"] for r in await pg_rows(cluster.schema, "SELECT id FROM rooms")}
+    assert rooms - {r["id"] for r in before} == {created["room_id"]}  # refusals left none
