@@ -192,6 +192,7 @@ async def test_a_player_who_left_no_longer_sees_the_cpus_hand(harness: Harness) 
     assert not leaked, f"the leaver still gets seat {seat}'s private view: {leaked[:1]}"
 
 
+@pytest.mark.server
 async def test_a_player_who_leaves_on_turn_gets_no_legal_actions_of_its_old_seat(
     harness: Harness,
 ) -> None:
