@@ -53,9 +53,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from server.app import Server
-from server.config import Settings
-from server.events import MatchEnded
+from server.core.config import Settings
 from server.players.stats import SeatStats
+from server.runtime.domain_events import MatchEnded
 from server.store.base import BOARD_MIN_MATCHES, DailyAttempt
 
 DEALS = 16

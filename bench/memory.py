@@ -19,7 +19,7 @@ and settled (*idle*).  Then ``--runs`` runs, back to back against that one proce
   connection closes, and the bench waits until the server holds no room and no
   connection (``klaverjas_rooms`` and ``klaverjas_connections`` on ``/metrics`` are 0);
 * after ``--settle`` seconds (15: the server looks at its load every 10 s and gives memory
-  back once it has halved, see ``server/tidy.py``) the server's RSS (*after*) and its peak
+  back once it has halved, see ``server/core/tidy.py``) the server's RSS (*after*) and its peak
   (``VmHWM``) are read,
   with ``klaverjas_python_blocks`` (the interpreter's allocated blocks: a heap measure that
   falls when objects are freed, whatever the allocator keeps).

@@ -85,7 +85,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from client import TableState
-from server.config import Settings
+from server.core.config import Settings
 
 HUMAN = 0  # the human's seat in a solo game
 STRONG_MOVES = 'level="strong",purpose="move"'  # the labels of the CPUs' searches

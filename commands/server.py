@@ -23,10 +23,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
     import signal
 
     from server.app import Server
-    from server.config import Settings
-    from server.logs import configure
+    from server.core.config import Settings
+    from server.core.logs import configure
+    from server.core.tidy import tend_collector
     from server.store.base import StoreError
-    from server.tidy import tend_collector
     from server.tournament.schedule import parse_schedule
 
     settings = Settings.from_env(host=args.host, port=args.port, db=args.db)
@@ -82,7 +82,7 @@ def cmd_tournament_schedule(args: argparse.Namespace) -> int:
     import time
     from datetime import UTC, datetime
 
-    from server.config import Settings
+    from server.core.config import Settings
     from server.store.base import StoreError
     from server.store.factory import open_store
     from server.tournament.schedule import new_tournament, parse_time
@@ -130,7 +130,7 @@ def cmd_tournament_schedule(args: argparse.Namespace) -> int:
 
 
 def cmd_protocol_schema(args: argparse.Namespace) -> int:
-    from server.protocol import json_schema
+    from server.wire.protocol import json_schema
 
     print(json.dumps(json_schema(), indent=2))
     return 0

@@ -18,37 +18,37 @@ from collections.abc import Callable
 from websockets.asyncio.server import Server as WsServer
 from websockets.asyncio.server import ServerConnection, serve
 
-from .bots import Bots
-from .clock import Clock, RealClock
 from .cluster import ClusterRouter
-from .config import Settings
-from .connection import Client
+from .core.clock import Clock, RealClock
+from .core.config import Settings
+from .core.logs import log
+from .core.lru import Lru
+from .core.metrics import Metrics
+from .core.tidy import Tidy
 from .daily import Daily
 from .daily.days import closes_at
-from .endpoints import Endpoints
-from .events import Events
-from .journal import Journal
-from .keepalive import Keepalive
-from .limits import Connections, FailedAttempts
+from .edge.connection import Client
+from .edge.keepalive import Keepalive
+from .edge.limits import Connections, FailedAttempts
+from .edge.session import Session
+from .http.endpoints import Endpoints
 from .lobby import Identity, Lobby
 from .lobby.identity import NICKNAMES_CACHED
 from .lobby.invites import Invites
-from .logs import log
-from .lru import Lru
-from .metrics import Metrics
-from .peer import CLOSE_POLICY, CLOSE_RESTART, CLOSE_TRY_LATER
 from .players.service import Players
-from .ports import Ports
-from .review import Reviews
-from .router import ROOM, TOURNAMENT, Ref, Router
-from .session import Session
-from .sheet.sheets import Sheets
+from .records.review import Reviews
+from .runtime.bots import Bots
+from .runtime.domain_events import Events
+from .runtime.journal import Journal
+from .runtime.peer import CLOSE_POLICY, CLOSE_RESTART, CLOSE_TRY_LATER
+from .runtime.ports import Ports
+from .runtime.router import ROOM, TOURNAMENT, Ref, Router
+from .scoresheet.sheets import Sheets
 from .store.base import Store, StoreError
 from .store.factory import open_store
 from .table.rematch import Rematches
 from .table.room import PLAYING
 from .table.rooms import Rooms
-from .tidy import Tidy
 from .tournament.tournaments import Tournaments
 
 HARD_FRAME_LIMIT = 64 * 1024  # beyond this websockets closes with 1009; up to it, an error frame

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import fields
 from pathlib import Path
 
-from server.config import Settings
+from server.core.config import Settings
 
 README = (Path(__file__).resolve().parent.parent / "README.md").read_text()
 

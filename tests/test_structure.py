@@ -13,7 +13,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("engine", "server", "client", "commands")
 DOMAIN = ("server.table", "server.tournament", "server.lobby")
-COMPOSERS = ("server.app", "server.session")
+COMPOSERS = ("server.app", "server.edge.session")
 
 
 def modules() -> dict[str, Path]:

@@ -17,10 +17,10 @@ from typing import Any
 import redis.asyncio as redis
 from redis.exceptions import RedisError
 
-from ..logs import log
-from ..mailbox import Mailbox
-from ..messages import WireError
-from .messages import decode, encode
+from ..core.logs import log
+from ..runtime.actor_messages import WireError
+from ..runtime.mailbox import Mailbox
+from .envelope import decode, encode
 
 Op = Callable[[Any], None]  # adds commands to a pipeline
 RETRY_SECONDS = 0.5

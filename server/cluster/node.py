@@ -40,21 +40,21 @@ from typing import TYPE_CHECKING, Any
 
 from redis.exceptions import RedisError
 
-from ..actor import Actor
-from ..config import Settings
-from ..connection import Client
-from ..errors import Refused, Unavailable, room_unavailable
-from ..ids import new_id
-from ..logs import log
-from ..messages import Message
-from ..metrics import Metrics
-from ..peer import CLOSE_TRY_LATER, Peer
-from ..router import FORWARDED, ROOM, TOURNAMENT, Ref, Route, Router
+from ..core.config import Settings
+from ..core.errors import Refused, Unavailable, room_unavailable
+from ..core.ids import new_id
+from ..core.logs import log
+from ..core.metrics import Metrics
+from ..edge.connection import Client
+from ..runtime.actor import Actor
+from ..runtime.actor_messages import Message
+from ..runtime.peer import CLOSE_TRY_LATER, Peer
+from ..runtime.router import FORWARDED, ROOM, TOURNAMENT, Ref, Route, Router
 from ..store.base import StoreError
 from ..table.room import LIVE as LIVE_ROOM
 from ..tournament.state import LIVE as LIVE_TOURNAMENT
 from .bus import Bus
-from .messages import (
+from .envelope import (
     Batch,
     Close,
     Following,

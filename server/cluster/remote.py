@@ -14,11 +14,11 @@ import asyncio
 from collections.abc import Callable
 from typing import Any
 
-from .. import protocol as p
-from ..mailbox import Mailbox
-from ..peer import Followed, Peer, encode
-from ..router import ROOM, TOURNAMENT, Route, Router
-from .messages import Close, Following, Forward, Frame, Left, Outcome, Rejoin, Update
+from ..runtime.mailbox import Mailbox
+from ..runtime.peer import Followed, Peer, encode
+from ..runtime.router import ROOM, TOURNAMENT, Route, Router
+from ..wire import protocol as p
+from .envelope import Close, Following, Forward, Frame, Left, Outcome, Rejoin, Update
 
 Out = Callable[[Any], None]  # queue an item for the connection's node
 ROUTED = {ROOM: "room_id", TOURNAMENT: "tournament_id"}  # kinds whose followers get a route

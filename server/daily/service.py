@@ -28,20 +28,20 @@ from typing import TYPE_CHECKING, Any
 from engine import Deal, Rules
 from engine.cards import mask_str
 
-from .. import protocol as p
-from ..events import Events, MatchEnded
-from ..ids import new_id
-from ..levels import STRONG
-from ..logs import log
-from ..router import ROOM, Ref
+from ..core.ids import new_id
+from ..core.levels import STRONG
+from ..core.logs import log
+from ..runtime.domain_events import Events, MatchEnded
+from ..runtime.router import ROOM, Ref
 from ..store.base import DailyAttempt, DailyRow, StoreError
-from ..table import entries
+from ..table import room_entries as entries
 from ..table.room import LIVE, Room
+from ..wire import protocol as p
 from .days import daily_seed, day_of, moment, previous, streak
 
 if TYPE_CHECKING:
-    from ..peer import Peer
-    from ..ports import Ports
+    from ..runtime.peer import Peer
+    from ..runtime.ports import Ports
     from ..store.base import Store
     from ..table.rooms import Rooms
 

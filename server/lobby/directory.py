@@ -14,7 +14,7 @@ from ..tournament.state import FINISHED
 from ..tournament.state import LIVE as LIVE_TOURNAMENT
 
 if TYPE_CHECKING:
-    from ..connection import Client
+    from ..edge.connection import Client
 
 
 FINISHED_KEPT = 2 * 3600.0  # seconds a finished tournament stays listed (with its places)

@@ -8,10 +8,10 @@ import re
 import unicodedata
 from collections.abc import MutableMapping
 
-from ..ids import hash_token, new_id, new_token
-from ..protocol import ProtocolError
+from ..core.ids import hash_token, new_id, new_token
+from ..core.text import check_name
 from ..store.base import PlayerRow, Store
-from ..text import check_name
+from ..wire.protocol import ProtocolError
 
 NICKNAME_LENGTH = (2, 24)
 NICKNAMES_CACHED = 100_000  # players whose nicknames a server keeps at hand (seated: in use)

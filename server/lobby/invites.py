@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..errors import Refused
-from ..ids import normalize_code
+from ..core.errors import Refused
+from ..core.ids import normalize_code
 
 if TYPE_CHECKING:
     from ..store.base import Store

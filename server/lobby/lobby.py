@@ -11,12 +11,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
-from ..events import Events, RoomChanged, TournamentChanged
-from ..peer import encode
+from ..runtime.domain_events import Events, RoomChanged, TournamentChanged
+from ..runtime.peer import encode
 from .directory import Directory
 
 if TYPE_CHECKING:
-    from ..connection import Client
+    from ..edge.connection import Client
 
 
 class Relay(Protocol):

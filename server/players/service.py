@@ -22,9 +22,8 @@ from __future__ import annotations
 from dataclasses import fields, replace
 from typing import TYPE_CHECKING, Any
 
-from .. import protocol as p
-from ..events import Events, MatchEnded, TournamentEnded
-from ..logs import log
+from ..core.logs import log
+from ..runtime.domain_events import Events, MatchEnded, TournamentEnded
 from ..store.base import (
     BOARD_MIN_MATCHES,
     Belief,
@@ -35,12 +34,13 @@ from ..store.base import (
     Rater,
     RatingRow,
 )
+from ..wire import protocol as p
 from .ratings import MU, SIGMA, conservative, rate_match
 from .stats import SeatStats
 
 if TYPE_CHECKING:
     from ..daily import Daily
-    from ..ports import Ports
+    from ..runtime.ports import Ports
     from ..store.base import MatchLine, Profile, Store
 
 RECENT = 20  # ratings and tournament places a profile shows, the latest first

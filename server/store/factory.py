@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from server.config import Settings
+    from server.core.config import Settings
     from server.store.base import Store
 
 

@@ -14,15 +14,15 @@ from __future__ import annotations
 import secrets
 from typing import TYPE_CHECKING, Any
 
-from .. import protocol as p
-from ..ids import new_id, new_invite_code
+from ..core.ids import new_id, new_invite_code
 from ..store.base import StoreError
-from . import entries
+from ..wire import protocol as p
+from . import room_entries as entries
 from .room import Room
 
 if TYPE_CHECKING:
     from ..lobby import Lobby
-    from ..peer import Peer
+    from ..runtime.peer import Peer
     from ..store.base import Store
     from .rooms import Rooms
 

@@ -75,9 +75,16 @@ from engine import Action, KlaverjasError, Match, Rules
 from engine.events import DealEnded, Event
 from engine.views import View, view
 
-from ..errors import Refused
-from ..levels import DEFAULT_LEVEL, LEGACY_LEVEL, STRONG, TAKEOVER_LEVEL, bare_cpu_name, cpu_name
-from .entries import (
+from ..core.errors import Refused
+from ..core.levels import (
+    DEFAULT_LEVEL,
+    LEGACY_LEVEL,
+    STRONG,
+    TAKEOVER_LEVEL,
+    bare_cpu_name,
+    cpu_name,
+)
+from .room_entries import (
     CASUAL,
     DAILY,
     SOLO,

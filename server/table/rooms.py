@@ -11,25 +11,25 @@ from typing import TYPE_CHECKING, Any
 from engine import Rules
 from engine.errors import NotationError
 
-from .. import protocol as p
-from ..bots import BOTS_BUSY, RETRY_AFTER
-from ..errors import Refused, Unavailable
-from ..ids import new_id, new_invite_code, normalize_code
-from ..levels import TAKEOVER_LEVEL
-from ..peer import encode
-from ..router import ROOM, Ref
+from ..core.errors import Refused, Unavailable
+from ..core.ids import new_id, new_invite_code, normalize_code
+from ..core.levels import TAKEOVER_LEVEL
+from ..core.text import check_name, clean_chat
+from ..runtime.bots import BOTS_BUSY, RETRY_AFTER
+from ..runtime.peer import encode
+from ..runtime.router import ROOM, Ref
 from ..store.base import RoomRow
-from ..text import check_name, clean_chat
-from . import entries
-from .actor import RoomActor
+from ..wire import protocol as p
+from . import room_entries as entries
 from .room import LIVE, OPEN, Room
+from .room_actor import RoomActor
 
 SOLO_DEALS = 16  # a solo game's length unless it names a target or a number of deals
 
 if TYPE_CHECKING:
     from ..lobby import Identity
-    from ..peer import Peer
-    from ..ports import Ports
+    from ..runtime.peer import Peer
+    from ..runtime.ports import Ports
     from ..store.base import Store
 
 

@@ -8,10 +8,10 @@ import re
 import secrets
 from datetime import UTC, datetime
 
-from ..ids import new_id
+from ..core.ids import new_id
 from ..store.base import Store, TournamentRow
-from .entries import Created
 from .state import REPEATS, SCHEDULED, Tournament, next_slot
+from .tournament_entries import Created
 
 OFF = "off"
 _SCHEDULE = re.compile(r"(?P<repeat>hourly|daily)(?:@(?:(?P<hour>\d\d):)?(?P<minute>\d\d))?")

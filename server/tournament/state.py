@@ -35,9 +35,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import Refused
-from ..levels import NAMES, TAKEOVER_LEVEL, numbered_cpu
-from .entries import (
+from ..core.errors import Refused
+from ..core.levels import NAMES, TAKEOVER_LEVEL, numbered_cpu
+from .tournament_entries import (
     Cancelled,
     Created,
     Entry,

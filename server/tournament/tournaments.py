@@ -5,20 +5,20 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .. import protocol as p
-from ..events import DealEnded, Events, MatchEnded
-from ..messages import TableFinished, TableProgress
-from ..router import TOURNAMENT, Ref
+from ..runtime.actor_messages import TableFinished, TableProgress
+from ..runtime.domain_events import DealEnded, Events, MatchEnded
+from ..runtime.router import TOURNAMENT, Ref
 from ..store.base import StoreError
-from . import entries
-from .actor import Tables, TournamentActor, ending
+from ..wire import protocol as p
+from . import tournament_entries as entries
 from .schedule import first_start, new_tournament, parse_schedule, series_id
 from .state import FINISHED, LIVE, SCHEDULED, Tournament, TournamentError
+from .tournament_actor import Tables, TournamentActor, ending
 
 if TYPE_CHECKING:
     from ..lobby import Identity
-    from ..peer import Peer
-    from ..ports import Ports
+    from ..runtime.peer import Peer
+    from ..runtime.ports import Ports
     from ..store.base import Store
 
 

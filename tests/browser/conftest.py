@@ -27,7 +27,7 @@ from playwright.async_api import Browser, async_playwright
 
 from client import GameClient
 from server.app import Server
-from server.config import Settings
+from server.core.config import Settings
 from tests.browser.ui import Tab
 
 os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")

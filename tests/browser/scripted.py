@@ -25,7 +25,7 @@ from engine.actions import Action
 from engine.errors import KlaverjasError
 from engine.events import DealEnded, TrickTaken
 from engine.views import view
-from server.bots import decide
+from server.runtime.bots import decide
 from tests.browser.ui import Tab
 from tests.browser.viewports import tap
 

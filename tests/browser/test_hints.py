@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from playwright.async_api import expect
 
-from server.catalog import describe
+from server.http.catalog import describe
 from tests.browser.ui import Tab
 
 pytestmark = [pytest.mark.browser, pytest.mark.bots]

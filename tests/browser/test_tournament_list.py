@@ -16,7 +16,7 @@ from zoneinfo import ZoneInfo
 import pytest
 from playwright.async_api import Browser, expect
 
-from server.config import Settings
+from server.core.config import Settings
 from tests.browser.conftest import Site
 from tests.browser.ui import Tab, shot
 from tests.browser.viewports import DESKTOP, PHONE, outside_viewport

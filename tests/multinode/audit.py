@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, Any
 
 from engine import KlaverjasError, Match
 from engine.views import view
-from server.table.entries import decode
 from server.table.room import FINISHED, Room
+from server.table.room_entries import decode
 from tests.multinode.conftest import pg_rows
 
 if TYPE_CHECKING:

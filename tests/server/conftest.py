@@ -7,8 +7,8 @@ parametrisation of ``database``); a module, by overriding the ``database`` fixtu
 
 Barriers instead of sleeps: a connection's messages are handled one at a time, in order, and
 a command's effects on every connection are queued before the next message of the
-commanding connection is handled (``server/session.py`` awaits each command's
-``actor.call``; ``server/actor.py`` resolves it once the command, broadcasts included, has
+commanding connection is handled (``server/edge/session.py`` awaits each command's
+``actor.call``; ``server/runtime/actor.py`` resolves it once the command, broadcasts included, has
 run).  So a ``ping`` answered by its ``pong`` proves that everything the server queued for
 that connection before it has arrived (:func:`sync`), and pinging every connection twice
 settles a group of them (:func:`settle`).  Effects of the clock are not ordered with a ping:
@@ -32,8 +32,8 @@ import pytest
 
 from client import GameClient
 from server.app import Server
-from server.clock import ManualClock
-from server.config import Settings
+from server.core.clock import ManualClock
+from server.core.config import Settings
 from server.store.base import Store
 from server.store.factory import open_store
 from tests.postgres import PG_URL, fresh_schema
@@ -231,7 +231,7 @@ async def room_now(client: GameClient, room_id: str) -> dict[str, Any]:
     A ping does not wait for the clock's effects, but the room's actor does:
     ``Harness.advance`` fires the timers it passes at once, and an idle actor runs the
     deadline that came due before any command that reaches it afterwards
-    (``server/actor.py``).  So a ``room_now`` after an ``advance`` reflects the action taken
+    (``server/runtime/actor.py``).  So a ``room_now`` after an ``advance`` reflects the action taken
     at that deadline, provided the room was idle when the clock moved (take a ``room_now``
     before the ``advance`` too).
     """

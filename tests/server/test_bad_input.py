@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from client import GameClient
-from server.protocol import MAX_FRAME
+from server.wire.protocol import MAX_FRAME
 from tests.server.conftest import Harness, play_until, running_harness
 
 pytestmark = pytest.mark.server

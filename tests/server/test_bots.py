@@ -20,10 +20,10 @@ from client import GameClient
 from engine import Action, Match, Phase, Rules
 from engine.policies import StrongPolicy
 from engine.views import View, view
-from server.bots import Bots, decide, fallback
-from server.messages import ReplaceWithCpu
-from server.metrics import Metrics
-from server.table.actor import RoomActor
+from server.core.metrics import Metrics
+from server.runtime.actor_messages import ReplaceWithCpu
+from server.runtime.bots import Bots, decide, fallback
+from server.table.room_actor import RoomActor
 from tests.server.bots_hold import hold
 from tests.server.conftest import (
     Harness,
@@ -402,6 +402,6 @@ async def test_tournament_tables_play_strong_and_give_no_hints(harness: Harness)
 
 
 def test_the_catalog_lists_the_levels() -> None:
-    from server.catalog import describe
+    from server.http.catalog import describe
 
     assert describe()["cpu"] == {"levels": ["random", "heuristic", "strong"], "default": "strong"}

@@ -8,7 +8,7 @@ import random
 import pytest
 import uvloop
 
-from server.clock import RealClock
+from server.core.clock import RealClock
 
 
 async def _sleep_many(clock: RealClock) -> list[float]:

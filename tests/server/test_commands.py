@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from websockets.sync.client import connect
 
-from server.config import Settings
+from server.core.config import Settings
 from server.store.factory import open_store
 from tests.commands import scheduled_id
 from tests.engine.helpers import ROOT

@@ -33,7 +33,7 @@ from websockets.exceptions import ConnectionClosed
 
 from client import GameClient
 from server.daily.days import day_of
-from server.protocol import MAX_FRAME
+from server.wire.protocol import MAX_FRAME
 from tests.commands import scheduled_id
 from tests.multinode.conftest import REDIS_URL, Cluster, http_get, redis_ping, redis_purge
 from tests.postgres import Proxy, fresh_schema, pg_connect

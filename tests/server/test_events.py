@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from server.events import DealEnded, Events, MatchEnded, RoomChanged
+from server.runtime.domain_events import DealEnded, Events, MatchEnded, RoomChanged
 
 pytestmark = pytest.mark.server
 

@@ -9,7 +9,7 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from server.peer import encode, with_legal
+from server.runtime.peer import encode, with_legal
 
 SCALARS = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text()
 VALUES = st.recursive(

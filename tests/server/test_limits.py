@@ -22,8 +22,8 @@ import pytest
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-from server.errors import Refused
-from server.limits import FailedAttempts
+from server.core.errors import Refused
+from server.edge.limits import FailedAttempts
 from tests.server.conftest import Harness, running_harness
 
 pytestmark = pytest.mark.server

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from server.core.lru import Lru
 from server.lobby.identity import NICKNAMES_CACHED
-from server.lru import Lru
 from tests.server.conftest import Harness
 
 pytestmark = pytest.mark.server

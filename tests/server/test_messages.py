@@ -8,9 +8,9 @@ import json
 
 import pytest
 
-from server import messages
-from server.cluster import messages as cm
-from server.messages import (
+from server.cluster import envelope as cm
+from server.runtime import actor_messages as messages
+from server.runtime.actor_messages import (
     ReplaceWithCpu,
     TableFinished,
     TableProgress,
@@ -18,7 +18,7 @@ from server.messages import (
     from_wire,
     to_wire,
 )
-from server.router import ROOM, TOURNAMENT, Ref
+from server.runtime.router import ROOM, TOURNAMENT, Ref
 
 pytestmark = pytest.mark.server
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from server.lobby.identity import check_nickname, nickname_key
-from server.protocol import ProtocolError
+from server.wire.protocol import ProtocolError
 from tests.server.conftest import Harness
 
 pytestmark = [pytest.mark.server, pytest.mark.daily]

@@ -14,12 +14,12 @@ from client import GameClient
 from engine import Match, Rules
 from engine.rules import PitBonus
 from engine.scoring import PIT_BONUS
-from server.events import MatchEnded, TournamentEnded
 from server.players.ratings import MU, SIGMA, conservative, rate_match
 from server.players.stats import SeatStats
+from server.runtime.domain_events import MatchEnded, TournamentEnded
 from server.store.base import BOARD_MIN_MATCHES
-from server.table.entries import Created, Seated, Started
 from server.table.room import Room
+from server.table.room_entries import Created, Seated, Started
 from tests.server.conftest import Harness, play_until, running_harness, sync
 from tests.server.test_daily import http
 

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from server import protocol
+from server.wire import protocol
 from tests.server.protocol_codes import (
     ROOT,
     doc_text,

@@ -23,11 +23,11 @@ from typing import Any
 import pytest
 
 from client import GameClient
-from server import protocol as p
 from server.daily.days import day_of
 from server.daily.service import ALLTIME_MIN_DAYS
-from server.events import MatchEnded, TournamentEnded
+from server.runtime.domain_events import MatchEnded, TournamentEnded
 from server.store.base import BOARD_MIN_MATCHES
+from server.wire import protocol as p
 from tests.server.bots_hold import hold
 from tests.server.conftest import Harness, play_until, running_harness, sync
 

@@ -41,9 +41,9 @@ from hypothesis.stateful import (
 
 from client import GameClient
 from engine.views import view
-from server.errors import Refused
-from server.table.entries import decode
+from server.core.errors import Refused
 from server.table.room import Room
+from server.table.room_entries import decode
 from tests.server.conftest import Harness, running_harness, settle
 from tests.server.protocol_codes import documented_error_codes
 

@@ -18,7 +18,8 @@ import pytest
 from engine import Action, Rules, cards_of
 from engine.events import DealStarted, MatchEnded
 from engine.policies import Policy, RandomPolicy
-from server.table.entries import (
+from server.table.room import CLOSED, FINISHED, OPEN, PLAYING, Decision, Room, RoomError
+from server.table.room_entries import (
     Acted,
     Away,
     Closed,
@@ -32,7 +33,6 @@ from server.table.entries import (
     Started,
     decode,
 )
-from server.table.room import CLOSED, FINISHED, OPEN, PLAYING, Decision, Room, RoomError
 
 pytestmark = pytest.mark.server
 

@@ -12,7 +12,7 @@ import pytest
 
 from client import GameClient
 from engine import Match
-from server.table.actor import CHAT_KEPT
+from server.table.room_actor import CHAT_KEPT
 from tests.server.conftest import Harness, play_until, room_now, running_harness, sync
 
 pytestmark = pytest.mark.server

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from server.cluster.node import route
-from server.router import Route
+from server.runtime.router import Route
 
 pytestmark = pytest.mark.server
 

@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 
 from engine import Rules
 from engine.scoring import PIT_BONUS
-from server.sheet import export
-from server.sheet.entries import Created, DealEntered, DealInput, decode
-from server.sheet.sheet import MAX_ROEM, Draft, Sheet, SheetError, created
+from server.scoresheet import export
+from server.scoresheet.sheet import MAX_ROEM, Draft, Sheet, SheetError, created
+from server.scoresheet.sheet_entries import Created, DealEntered, DealInput, decode
 
 pytestmark = pytest.mark.sheet
 

@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 
 from client import GameClient
-from server.sheet import export
-from server.sheet.actor import IDLE_SECONDS
-from server.sheet.sheets import CODES_CACHED
+from server.scoresheet import export
+from server.scoresheet.sheet_actor import IDLE_SECONDS
+from server.scoresheet.sheets import CODES_CACHED
 from tests.server.conftest import Harness, running_harness, sync
 
 pytestmark = [pytest.mark.server, pytest.mark.sheet]

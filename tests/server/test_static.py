@@ -6,12 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from server import static
+from server.http import static
 from tests.server.conftest import Harness
 
 pytestmark = pytest.mark.server
 
-WEB = Path(static.__file__).with_name("web")
+WEB = static.WEB
 
 
 @pytest.fixture

@@ -24,7 +24,7 @@ from typing import Any
 
 import pytest
 
-from server.config import Settings
+from server.core.config import Settings
 from server.store.base import (
     Fenced,
     LogEntry,

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from server import protocol as p
+from server.wire import protocol as p
 
 pytestmark = pytest.mark.server
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from server.text import check_name, clean_chat, hidden
+from server.core.text import check_name, clean_chat, hidden
 from tests.server.conftest import Harness, sync
 
 pytestmark = pytest.mark.server

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from server.metrics import Metrics
-from server.tidy import MIDDLE, YOUNG, YOUNG_EVERY, tend_collector
+from server.core.metrics import Metrics
+from server.core.tidy import MIDDLE, YOUNG, YOUNG_EVERY, tend_collector
 from tests.server.conftest import Harness, running_harness
 
 pytestmark = pytest.mark.server

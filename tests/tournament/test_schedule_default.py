@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from client import GameClient
-from server.config import Settings
+from server.core.config import Settings
 from server.tournament.schedule import parse_schedule
 from tests.server.conftest import Harness, running_harness
 from tests.tournament.conftest import BOT_SETTINGS, Bots, finished, register, status, wait_for

@@ -12,8 +12,19 @@ from dataclasses import dataclass
 
 import pytest
 
-from server.levels import NAMES
-from server.tournament.entries import (
+from server.core.levels import NAMES
+from server.tournament.state import (
+    CANCELLED,
+    FINISHED,
+    FORMATS,
+    RUNNING,
+    SCHEDULED,
+    Tournament,
+    TournamentError,
+    cpu_entrant,
+    is_cpu,
+)
+from server.tournament.tournament_entries import (
     Cancelled,
     Created,
     Entry,
@@ -25,17 +36,6 @@ from server.tournament.entries import (
     TableRoom,
     Unregistered,
     decode,
-)
-from server.tournament.state import (
-    CANCELLED,
-    FINISHED,
-    FORMATS,
-    RUNNING,
-    SCHEDULED,
-    Tournament,
-    TournamentError,
-    cpu_entrant,
-    is_cpu,
 )
 
 pytestmark = pytest.mark.tournament

@@ -15,20 +15,20 @@ from typing import Any, TypeVar
 import structlog
 from websockets.exceptions import ConnectionClosed
 
-from . import protocol as p
+from ..core.logs import log
+from ..daily import Daily
+from ..lobby import Identity, Lobby
+from ..players.service import Players
+from ..records.review import Reviews
+from ..runtime.router import ROOM, SHEET, TOURNAMENT, Ref, Router
+from ..scoresheet.sheets import Sheets
+from ..store.base import Store
+from ..table.rematch import Rematches
+from ..table.rooms import Rooms
+from ..wire import protocol as p
 from .connection import Client
-from .daily import Daily
 from .keepalive import Keepalive
 from .limits import FailedAttempts
-from .lobby import Identity, Lobby
-from .logs import log
-from .players.service import Players
-from .review import Reviews
-from .router import ROOM, SHEET, TOURNAMENT, Ref, Router
-from .sheet.sheets import Sheets
-from .store.base import Store
-from .table.rematch import Rematches
-from .table.rooms import Rooms
 
 T = TypeVar("T")
 

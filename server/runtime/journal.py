@@ -14,9 +14,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .errors import room_unavailable, storage_unavailable
-from .logs import log
-from .store.base import Fenced, Store, StoreError, VersionConflict
+from ..core.errors import room_unavailable, storage_unavailable
+from ..core.logs import log
+from ..store.base import Fenced, Store, StoreError, VersionConflict
 
 
 class Journal:

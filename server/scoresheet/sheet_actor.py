@@ -13,17 +13,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from ..actor import Actor
-from ..errors import Unavailable, room_unavailable
-from ..logs import log
-from ..peer import encode
-from ..router import SHEET
-from .entries import Entry
+from ..core.errors import Unavailable, room_unavailable
+from ..core.logs import log
+from ..runtime.actor import Actor
+from ..runtime.peer import encode
+from ..runtime.router import SHEET
 from .sheet import Sheet
+from .sheet_entries import Entry
 
 if TYPE_CHECKING:
-    from ..peer import Peer
-    from ..ports import Ports
+    from ..runtime.peer import Peer
+    from ..runtime.ports import Ports
 
 IDLE_SECONDS = 600.0  # a sheet nobody follows stays loaded this long
 

@@ -16,11 +16,11 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
+from ..core.logs import log
 from .actor import Actor
-from .logs import log
 
 if TYPE_CHECKING:
-    from .messages import Message
+    from .actor_messages import Message
     from .peer import Peer
 
 

@@ -13,10 +13,10 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from .logs import log
+from ..core.logs import log
 
 if TYPE_CHECKING:
-    from .players.stats import SeatStats
+    from ..players.stats import SeatStats
 
 E = TypeVar("E")
 Handler = Callable[[Any], Awaitable[None] | None]

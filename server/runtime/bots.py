@@ -56,12 +56,12 @@ from engine.policies import HeuristicPolicy, StrongPolicy, policy
 from engine.review import review_deal
 from engine.views import View
 
-from .errors import Unavailable
-from .levels import HEURISTIC, STRONG
-from .logs import log
+from ..core.errors import Unavailable
+from ..core.levels import HEURISTIC, STRONG
+from ..core.logs import log
 
 if TYPE_CHECKING:
-    from .metrics import Metrics
+    from ..core.metrics import Metrics
 
 BOTS_BUSY = "bots_busy"
 INLINE = frozenset({"random", HEURISTIC})  # cheap enough for the event loop
@@ -282,7 +282,9 @@ class Bots:
             raise RuntimeError("the bots are closed")
         if self._pool is None:
             context = multiprocessing.get_context("forkserver")
-            context.set_forkserver_preload(["engine.policies", "engine.review", "server.bots"])
+            context.set_forkserver_preload(
+                ["engine.policies", "engine.review", "server.runtime.bots"]
+            )
             self._pool = concurrent.futures.ProcessPoolExecutor(
                 self.workers, context, initializer=_start_worker, initargs=(os.getpid(),)
             )

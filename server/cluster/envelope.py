@@ -13,8 +13,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from ..messages import WIRE_VERSION, WireError, from_wire, message, to_wire
-from ..router import Ref
+from ..runtime.actor_messages import WIRE_VERSION, WireError, from_wire, message, to_wire
+from ..runtime.router import Ref
 
 # Ref is a message too: Released and the commands carry it.
 message("ref")(Ref)

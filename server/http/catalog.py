@@ -22,11 +22,11 @@ from engine.rules import (
     Variant,
 )
 
-from .levels import DEFAULT_LEVEL, LEVELS
-from .protocol import MOVE_SECONDS, NAME_LENGTH
-from .sheet.sheet import MAX_ROEM, ROEM_STEPS
-from .sheet.sheet import NAME_LENGTH as SHEET_NAME_LENGTH
-from .tournament.state import FORMATS
+from ..core.levels import DEFAULT_LEVEL, LEVELS
+from ..scoresheet.sheet import MAX_ROEM, ROEM_STEPS
+from ..scoresheet.sheet import NAME_LENGTH as SHEET_NAME_LENGTH
+from ..tournament.state import FORMATS
+from ..wire.protocol import MOVE_SECONDS, NAME_LENGTH
 
 
 def _choice(kind: type[StrEnum], default: StrEnum) -> dict[str, Any]:

@@ -33,20 +33,20 @@ from engine.events import DealEnded as DealEndedEvent
 from engine.events import DealStarted, Event
 from engine.views import project, view
 
-from ..actor import Actor
-from ..bots import fallback
-from ..events import DealEnded, MatchEnded, RoomChanged
-from ..logs import log
-from ..messages import Message, ReplaceWithCpu
-from ..peer import encode, with_legal
+from ..core.logs import log
 from ..players.stats import SeatStats, seat_stats
-from ..router import ROOM
-from .entries import Acted, Entry
+from ..runtime.actor import Actor
+from ..runtime.actor_messages import Message, ReplaceWithCpu
+from ..runtime.bots import fallback
+from ..runtime.domain_events import DealEnded, MatchEnded, RoomChanged
+from ..runtime.peer import encode, with_legal
+from ..runtime.router import ROOM
 from .room import FINISHED, OPEN, Decision, Room, RoomError
+from .room_entries import Acted, Entry
 
 if TYPE_CHECKING:
-    from ..peer import Peer
-    from ..ports import Ports
+    from ..runtime.peer import Peer
+    from ..runtime.ports import Ports
 
 
 @dataclass(frozen=True, slots=True)

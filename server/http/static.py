@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-WEB = Path(__file__).with_name("web")
+WEB = Path(__file__).parents[1] / "web"
 TYPES = {
     ".html": "text/html; charset=utf-8",
     ".js": "text/javascript; charset=utf-8",

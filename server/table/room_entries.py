@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 
 from engine import Rules
 
-from ..levels import LEGACY_LEVEL
+from ..core.levels import LEGACY_LEVEL
 
 CASUAL, SOLO, DAILY = "casual", "solo", "daily"  # the kinds of game a room holds
 

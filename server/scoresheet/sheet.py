@@ -45,9 +45,9 @@ from engine.rules import Rules
 from engine.scoring import extra_deal, match_over, match_winner, score_deal
 from engine.tables import DEAL_POINTS
 
-from ..errors import Refused
-from ..text import check_name as text_name
-from .entries import (
+from ..core.errors import Refused
+from ..core.text import check_name as text_name
+from .sheet_entries import (
     Change,
     Continued,
     Created,

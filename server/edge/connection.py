@@ -18,14 +18,14 @@ from typing import TYPE_CHECKING
 from websockets.asyncio.server import ServerConnection, broadcast
 from websockets.exceptions import ConnectionClosed
 
-from .ids import new_id
+from ..core.ids import new_id
+from ..runtime.mailbox import Mailbox
+from ..runtime.peer import CLOSE_POLICY, CLOSE_TRY_LATER, Followed, Peer
 from .limits import client_address
-from .mailbox import Mailbox
-from .peer import CLOSE_POLICY, CLOSE_TRY_LATER, Followed, Peer
 
 if TYPE_CHECKING:
-    from .config import Settings
-    from .metrics import Metrics
+    from ..core.config import Settings
+    from ..core.metrics import Metrics
 
 
 class TokenBucket:

@@ -10,14 +10,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .protocol import ProtocolError
-from .table.entries import Started, decode
-from .table.room import Room
+from ..table.room import Room
+from ..table.room_entries import Started, decode
+from ..wire.protocol import ProtocolError
 
 if TYPE_CHECKING:
-    from .bots import Bots
-    from .daily import Daily
-    from .store.base import LogEntry, Store
+    from ..daily import Daily
+    from ..runtime.bots import Bots
+    from ..store.base import LogEntry, Store
 
 
 def starting_seats(room_id: str, log: list[LogEntry]) -> list[str | None]:

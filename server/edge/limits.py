@@ -17,7 +17,7 @@ from typing import TypeVar
 
 from websockets.asyncio.server import ServerConnection
 
-from .errors import Refused
+from ..core.errors import Refused
 
 T = TypeVar("T")
 

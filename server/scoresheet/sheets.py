@@ -12,20 +12,20 @@ from typing import TYPE_CHECKING, Any
 
 from engine import NotationError, Rules
 
-from .. import protocol as p
-from ..errors import room_unavailable
-from ..ids import new_id, new_invite_code, normalize_code
-from ..lru import Lru
-from ..router import SHEET, Ref
+from ..core.errors import room_unavailable
+from ..core.ids import new_id, new_invite_code, normalize_code
+from ..core.lru import Lru
+from ..runtime.router import SHEET, Ref
 from ..store.base import SheetRow
-from . import entries
-from .actor import SheetActor
+from ..wire import protocol as p
+from . import sheet_entries as entries
 from .sheet import Draft, Sheet, SheetError, created
+from .sheet_actor import SheetActor
 
 if TYPE_CHECKING:
     from ..lobby import Identity
-    from ..peer import Peer
-    from ..ports import Ports
+    from ..runtime.peer import Peer
+    from ..runtime.ports import Ports
     from ..store.base import Store
 
 

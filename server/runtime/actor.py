@@ -15,12 +15,12 @@ import contextlib
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
-from .clock import Clock
-from .errors import Refused, Unavailable, room_unavailable
+from ..core.clock import Clock
+from ..core.errors import Refused, Unavailable, room_unavailable
 from .mailbox import Mailbox
 
 if TYPE_CHECKING:
-    from .messages import Message
+    from .actor_messages import Message
     from .peer import Peer
 
 Command = Callable[[], Awaitable[Any]]

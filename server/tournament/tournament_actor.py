@@ -12,18 +12,18 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from engine import Match, preset
 
-from ..actor import Actor
-from ..events import TournamentChanged, TournamentEnded
-from ..logs import log
-from ..messages import Message, ReplaceWithCpu, TableFinished, TableProgress
-from ..peer import encode
-from ..router import ROOM, TOURNAMENT, Ref
-from .entries import Entry
+from ..core.logs import log
+from ..runtime.actor import Actor
+from ..runtime.actor_messages import Message, ReplaceWithCpu, TableFinished, TableProgress
+from ..runtime.domain_events import TournamentChanged, TournamentEnded
+from ..runtime.peer import encode
+from ..runtime.router import ROOM, TOURNAMENT, Ref
 from .state import FINISHED, SCHEDULED, Tournament, TournamentError, is_cpu, table_name
+from .tournament_entries import Entry
 
 if TYPE_CHECKING:
-    from ..peer import Peer
-    from ..ports import Ports
+    from ..runtime.peer import Peer
+    from ..runtime.ports import Ports
 
 
 class Tables(Protocol):

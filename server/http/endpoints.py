@@ -18,23 +18,23 @@ from websockets.asyncio.server import ServerConnection
 from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
+from ..core.errors import Refused
+from ..core.ids import hash_token
+from ..core.metrics import Metrics
+from ..daily.days import parse_day
+from ..edge.limits import FailedAttempts, client_address
+from ..runtime.router import ROOM, SHEET, TOURNAMENT, Router
+from ..scoresheet import export
+from ..wire.protocol import BOARD_PAGE, ProtocolError
 from . import static
 from .catalog import describe
-from .daily.days import parse_day
-from .errors import Refused
-from .ids import hash_token
-from .limits import FailedAttempts, client_address
-from .metrics import Metrics
-from .protocol import BOARD_PAGE, ProtocolError
-from .router import ROOM, SHEET, TOURNAMENT, Router
-from .sheet import export
 
 if TYPE_CHECKING:
-    from .daily import Daily
-    from .lobby.invites import Invites
-    from .players.service import Players
-    from .sheet.sheets import Sheets
-    from .store.base import Store
+    from ..daily import Daily
+    from ..lobby.invites import Invites
+    from ..players.service import Players
+    from ..scoresheet.sheets import Sheets
+    from ..store.base import Store
 
 PUBLIC_BOARD = "public, max-age=60"  # a past day's late finishers still join its board
 PUBLIC_PLAYERS = "public, max-age=30"  # the rating board and profiles

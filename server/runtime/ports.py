@@ -11,12 +11,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from ..core.clock import Clock
+    from ..core.config import Settings
+    from ..core.metrics import Metrics
     from .bots import Bots
-    from .clock import Clock
-    from .config import Settings
-    from .events import Events
+    from .domain_events import Events
     from .journal import Journal
-    from .metrics import Metrics
     from .router import Router
 
 

@@ -16,8 +16,8 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from engine.rules import DEALS_RANGE, PRESETS, TARGET_RANGE, PitBonus, RoemMode, TrumpMode, Variant
 
-from .errors import Refused
-from .levels import DEFAULT_LEVEL, LEVELS
+from ..core.errors import Refused
+from ..core.levels import DEFAULT_LEVEL, LEVELS
 
 MAX_FRAME = 16 * 1024
 PROTOCOL_VERSION = 1
