@@ -54,9 +54,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from server.app import Server
 from server.core.config import Settings
-from server.players.stats import SeatStats
 from server.runtime.domain_events import MatchEnded
 from server.store.base import BOARD_MIN_MATCHES, DailyAttempt
+from tests.matches import ending, won_by
 
 DEALS = 16
 GOAL_MS = 20.0  # a board page and a profile at the p99
@@ -208,14 +208,10 @@ async def run(args: argparse.Namespace) -> dict[str, object]:
             player = f"p_{(args.requests + i) % args.players:06}"
             attempt = DailyAttempt(today.isoformat(), player, f"r_daily_{i}", 0.0)
             await server.store.start_daily(attempt)
-            points = [rng.choice((0, 81, 162)) for _ in range(DEALS)]
-            scores = tuple((pts, 162 - pts) for pts in points)
-            totals = (sum(a for a, _ in scores), sum(b for _, b in scores))
             seats = (player, None, None, None)
             event = MatchEnded(
-                attempt.room_id, None, int(totals[1] > totals[0]), totals, {}, seats, "daily",
-                attempt.day, scores, False, seats,
-                (SeatStats(DEALS, totals[0], 4, 1, 0, 60), SeatStats(), SeatStats(), SeatStats()),
+                attempt.room_id, None, **ending(won_by(i % 2, DEALS)), players=seats,
+                mode="daily", day=attempt.day, starters=seats,
             )  # fmt: skip
             start = time.perf_counter()
             await server.events.publish(event)
@@ -237,10 +233,9 @@ async def run(args: argparse.Namespace) -> dict[str, object]:
         rated_record = []
         for i in range(args.requests):
             four = tuple(f"p_{n:06}" for n in rng.sample(range(rated), 4))
-            part = SeatStats(16, 1300, 4, 1, 0, 60)
             event = MatchEnded(
-                f"r_bench_{i}", None, i % 2, (1700, 1400), {}, four, "casual", None, (),
-                True, four, (part,) * 4,
+                f"r_bench_{i}", None, **ending(won_by(i % 2, DEALS)), players=four, rated=True,
+                starters=four,
             )  # fmt: skip
             start = time.perf_counter()
             await server.events.publish(event)

@@ -1,6 +1,6 @@
-"""The layers stay layers: no import cycles anywhere (imports made only for type checking
-count too), and the rooms, tournaments and lobby never reach up into the process that
-composes them."""
+"""The layers stay layers: no import cycle anywhere, between modules or between the
+server's packages, and every package of the server imports only the layers below it
+(imports made only for type checking, or inside a function, count too)."""
 
 from __future__ import annotations
 
@@ -8,12 +8,22 @@ import ast
 from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("engine", "server", "client", "commands")
-DOMAIN = ("server.table", "server.tournament", "server.lobby")
-COMPOSERS = ("server.app", "server.edge.session")
+# The server's packages from the bottom up: each may import its own modules and those of
+# the layers below it, never a package beside it or above it (docs/architecture.md).
+LAYERS: tuple[tuple[str, ...], ...] = (
+    ("server.core",),  # errors, ids, clock, logs, settings, statuses: what everyone uses
+    ("server.store", "server.wire"),  # the databases; the protocol's models
+    ("server.runtime",),  # actors, routing, the fenced log, domain events, the CPU pool
+    ("server.lobby",),  # identities, the lists of rooms and tournaments, presence
+    ("server.table", "server.scoresheet"),  # rooms; score sheets
+    ("server.tournament", "server.daily"),  # features made of rooms
+    ("server.players", "server.records"),  # profiles and ratings; records and reviews
+    ("server.edge",),  # a connection's messages
+    ("server.http", "server.cluster"),  # HTTP; several nodes over Redis
+    ("server.app",),  # the process that composes them
+)
 
 
 def modules() -> dict[str, Path]:
@@ -81,25 +91,65 @@ def cycle_from(graph: dict[str, set[str]]) -> list[str] | None:
     return None
 
 
+def package_of(module: str) -> str | None:
+    """The layered package ``module`` belongs to (None: not one of the server's)."""
+    for layer in LAYERS:
+        for package in layer:
+            if module == package or module.startswith(package + "."):
+                return package
+    return None
+
+
+def layer_of(package: str) -> int:
+    return next(i for i, layer in enumerate(LAYERS) if package in layer)
+
+
+def package_graph(modules: dict[str, set[str]]) -> dict[str, set[str]]:
+    """Which layered package imports which (its own left out)."""
+    found: dict[str, set[str]] = {}
+    for name, targets in modules.items():
+        source = package_of(name)
+        if source is None:
+            continue
+        found.setdefault(source, set())
+        for target in targets:
+            other = package_of(target)
+            if other is not None and other != source:
+                found[source].add(other)
+    return found
+
+
 def test_the_graph_sees_imports_of_every_kind() -> None:
     g = graph()
-    assert "server.router" in g["server.app"]  # a plain import at the top
-    assert "server.peer" in g["server.router"]  # an import only for type checking
+    assert "server.runtime.router" in g["server.app"]  # a plain import at the top
+    assert "server.runtime.peer" in g["server.runtime.router"]  # only for type checking
     assert "server.store.sqlite" in g["server.store.factory"]  # an import inside a function
     assert cycle_from({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
     assert cycle_from({"a": {"b"}, "b": set()}) is None
+    packages = package_graph({"server.table.x": {"server.lobby.y", "server.table.z"}})
+    assert packages == {"server.table": {"server.lobby"}}
+
+
+def test_every_package_of_the_server_has_its_layer() -> None:
+    packages = {p.name for p in (ROOT / "server").iterdir() if (p / "__init__.py").exists()}
+    modules = {p.stem for p in (ROOT / "server").glob("*.py") if p.stem != "__init__"}
+    layered = {package.removeprefix("server.") for layer in LAYERS for package in layer}
+    assert packages | modules == layered, "a new package or top-level module needs its layer"
+
+
+def test_packages_import_only_the_layers_below() -> None:
+    upward = [
+        f"{source} -> {target}"
+        for source, targets in sorted(package_graph(graph()).items())
+        for target in sorted(targets)
+        if layer_of(target) >= layer_of(source)
+    ]
+    assert not upward, "imports of a package beside or above: " + ", ".join(upward)
+    assert cycle_from(package_graph(graph())) is None
 
 
 def test_there_is_no_import_cycle() -> None:
     assert cycle_from(graph()) is None
-
-
-@pytest.mark.parametrize("package", DOMAIN)
-def test_the_domain_does_not_import_the_process_around_it(package: str) -> None:
-    g = graph()
-    for name, targets in g.items():
-        if name == package or name.startswith(package + "."):
-            assert not targets & set(COMPOSERS), f"{name} imports {targets & set(COMPOSERS)}"
 
 
 def test_the_engine_imports_nothing_of_the_server() -> None:

@@ -45,14 +45,13 @@ from ..core.errors import Refused, Unavailable, room_unavailable
 from ..core.ids import new_id
 from ..core.logs import log
 from ..core.metrics import Metrics
+from ..core.status import LIVE_ROOM, LIVE_TOURNAMENT
 from ..edge.connection import Client
 from ..runtime.actor import Actor
 from ..runtime.actor_messages import Message
 from ..runtime.peer import CLOSE_TRY_LATER, Peer
 from ..runtime.router import FORWARDED, ROOM, TOURNAMENT, Ref, Route, Router
 from ..store.base import StoreError
-from ..table.room import LIVE as LIVE_ROOM
-from ..tournament.state import LIVE as LIVE_TOURNAMENT
 from .bus import Bus
 from .envelope import (
     Batch,

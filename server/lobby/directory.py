@@ -9,12 +9,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from ..table.room import LIVE as LIVE_ROOM
-from ..tournament.state import FINISHED
-from ..tournament.state import LIVE as LIVE_TOURNAMENT
+from ..core.status import FINISHED, LIVE_ROOM, LIVE_TOURNAMENT
 
 if TYPE_CHECKING:
-    from ..edge.connection import Client
+    from ..runtime.peer import Peer as Client
 
 
 FINISHED_KEPT = 2 * 3600.0  # seconds a finished tournament stays listed (with its places)

@@ -16,7 +16,7 @@ from ..runtime.peer import encode
 from .directory import Directory
 
 if TYPE_CHECKING:
-    from ..edge.connection import Client
+    from ..runtime.peer import Peer as Client
 
 
 class Relay(Protocol):

@@ -19,8 +19,11 @@ daily game's part of them, ``player_daily``): no difference of two profiles give
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import fields, replace
 from typing import TYPE_CHECKING, Any
+
+from engine import Match
 
 from ..core.logs import log
 from ..runtime.domain_events import Events, MatchEnded, TournamentEnded
@@ -36,7 +39,7 @@ from ..store.base import (
 )
 from ..wire import protocol as p
 from .ratings import MU, SIGMA, conservative, rate_match
-from .stats import SeatStats
+from .stats import seat_stats
 
 if TYPE_CHECKING:
     from ..daily import Daily
@@ -47,14 +50,18 @@ RECENT = 20  # ratings and tournament places a profile shows, the latest first
 
 
 def match_result(e: MatchEnded, at: float) -> MatchResult | None:
-    """What a match's human starters' profiles count of it; None without any."""
+    """What a match's human starters' profiles count of it (None without any): their parts
+    counted from its record, replayed (milliseconds: run it off the event loop)."""
+    if all(player is None for player in e.starters):
+        return None
+    match = Match.from_record(e.record)
     players = []
     for seat, player in enumerate(e.starters):
         if player is None:
             continue
         team = seat & 1
         left = player in e.abandoned  # a loss
-        part = e.stats[seat] if e.stats else SeatStats()
+        part = seat_stats(match.rules, match.sheet[: e.left_at[seat]], seat)
         players.append(
             PlayerResult(
                 player,
@@ -70,8 +77,6 @@ def match_result(e: MatchEnded, at: float) -> MatchResult | None:
                 part.roem,
             )
         )
-    if not players:
-        return None
     rated = e.rated and len(players) == 4
     return MatchResult(e.room_id, at, e.mode, e.tournament, e.day, rated, tuple(players))
 
@@ -109,7 +114,7 @@ class Players:
 
     async def ended(self, e: MatchEnded) -> None:
         """A match ended (maybe again): recorded for profiles and ratings, once."""
-        result = match_result(e, self.ports.clock.wall())
+        result = await asyncio.to_thread(match_result, e, self.ports.clock.wall())
         if result is None:
             return
         recorded = await self.store.record_match(result, rater(e) if result.rated else None)

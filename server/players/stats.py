@@ -1,8 +1,8 @@
 """What a player did in a match, for their profile: counted from the match's score sheet.
 
-Pure: the room's actor computes it when the match ends, so the profile's subscriber
-replays nothing.  A starter who left (a CPU took the seat) is counted for the deals
-finished before they left.
+Pure: the profiles' subscriber counts it from the match's record when the match ends.  A
+starter who left (a CPU took the seat) is counted for the deals finished before they
+left.
 """
 
 from __future__ import annotations

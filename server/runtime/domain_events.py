@@ -11,12 +11,9 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 from ..core.logs import log
-
-if TYPE_CHECKING:
-    from ..players.stats import SeatStats
 
 E = TypeVar("E")
 Handler = Callable[[Any], Awaitable[None] | None]
@@ -52,11 +49,12 @@ class MatchEnded:
     scores: tuple[tuple[int, int], ...] = ()  # each deal's points, by team
     rated: bool = False  # a rated room whose four seats were humans at the start
     starters: tuple[str | None, ...] = (None, None, None, None)  # by seat at the start
-    stats: tuple[SeatStats, ...] = ()  # by seat: each starter's part (server.players.stats)
     abandoned: frozenset[str] = frozenset()  # starters who did not finish it: a CPU took
     # their seat, or the server was playing it (away) when the match ended
     stood_in: frozenset[str] = frozenset()  # starters some of whose moves the server made
     # (their time ran out, or they were away)
+    left_at: tuple[int | None, ...] = (None, None, None, None)  # by seat: the deals done
+    # when its starter left it to a CPU (None: it stayed)
 
 
 @dataclass(frozen=True, slots=True)

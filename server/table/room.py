@@ -84,6 +84,7 @@ from ..core.levels import (
     bare_cpu_name,
     cpu_name,
 )
+from ..core.status import CLOSED, FINISHED, LIVE_ROOM, OPEN, PLAYING
 from .room_entries import (
     CASUAL,
     DAILY,
@@ -101,8 +102,7 @@ from .room_entries import (
     Started,
 )  # fmt: skip
 
-OPEN, PLAYING, FINISHED, CLOSED = "open", "playing", "finished", "closed"
-LIVE = frozenset({OPEN, PLAYING})  # a room that still has something to do
+LIVE = LIVE_ROOM  # a room that still has something to do
 
 
 class RoomError(Refused):

@@ -34,7 +34,6 @@ from engine.events import DealStarted, Event
 from engine.views import project, view
 
 from ..core.logs import log
-from ..players.stats import SeatStats, seat_stats
 from ..runtime.actor import Actor
 from ..runtime.actor_messages import Message, ReplaceWithCpu
 from ..runtime.bots import fallback
@@ -365,18 +364,8 @@ class RoomActor(Actor):
             room.id, room.tournament, match.winner, totals, self._record(),
             tuple(None if s.cpu else s.player for s in room.seats), room.mode, room.day,
             tuple((d.result.score[0], d.result.score[1]) for d in match.sheet),
-            room.rated_match, starters, self._stats(starters), abandoned, stood_in,
-        )  # fmt: skip
-
-    def _stats(self, starters: tuple[str | None, ...]) -> tuple[SeatStats, ...]:
-        """Each seat's starter's part of the match (none for a CPU): the deals until
-        they left, if a CPU took their seat."""
-        room, match = self.room, self.room.match
-        assert match is not None
-        return tuple(
-            SeatStats() if player is None
-            else seat_stats(room.rules, match.sheet[: room.left_at.get(seat)], seat)
-            for seat, player in enumerate(starters)
+            room.rated_match, starters, abandoned, stood_in,
+            tuple(room.left_at.get(seat) for seat in range(4)),
         )  # fmt: skip
 
     async def conclude(self) -> None:

@@ -37,6 +37,7 @@ from typing import Any
 
 from ..core.errors import Refused
 from ..core.levels import NAMES, TAKEOVER_LEVEL, numbered_cpu
+from ..core.status import CANCELLED, FINISHED, LIVE_TOURNAMENT, RUNNING, SCHEDULED
 from .tournament_entries import (
     Cancelled,
     Created,
@@ -50,8 +51,7 @@ from .tournament_entries import (
     Unregistered,
 )
 
-SCHEDULED, RUNNING, FINISHED, CANCELLED = "scheduled", "running", "finished", "cancelled"
-LIVE = frozenset({SCHEDULED, RUNNING})  # a tournament that still has something to do
+LIVE = LIVE_TOURNAMENT  # a tournament that still has something to do
 REPEATS = {"hourly": 3600.0, "daily": 86400.0}  # seconds between tournaments of a series
 
 

@@ -15,11 +15,11 @@ from engine import Match, Rules
 from engine.rules import PitBonus
 from engine.scoring import PIT_BONUS
 from server.players.ratings import MU, SIGMA, conservative, rate_match
-from server.players.stats import SeatStats
 from server.runtime.domain_events import MatchEnded, TournamentEnded
 from server.store.base import BOARD_MIN_MATCHES
 from server.table.room import Room
 from server.table.room_entries import Created, Seated, Started
+from tests.matches import ending, won_by
 from tests.server.conftest import Harness, play_until, running_harness, sync
 from tests.server.test_daily import http
 
@@ -179,15 +179,18 @@ async def test_an_abandoned_match_scores_a_loss(harness: Harness) -> None:
     clients = [await harness.client(n) for n in ("ann", "bob", "cas", "dee")]
     ids = tuple(c.player_id for c in clients)
     assert harness.server is not None
+    match = won_by(0, deals=2)
+    totals = (match.totals[0], match.totals[1])
     event = MatchEnded(
-        "r_left", "t_1", 0, (1001, 500), {}, (None, *ids[1:]), "casual", None,
-        ((1001, 500),), True, ids, (SeatStats(1, 100), SeatStats(2), SeatStats(2), SeatStats(2)),
-        frozenset({ids[0]}),
+        "r_left", "t_1", **ending(match), players=(None, *ids[1:]), rated=True, starters=ids,
+        abandoned=frozenset({ids[0]}), left_at=(1, None, None, None),
     )  # fmt: skip
     await harness.server.events.publish(event)
     await harness.server.events.publish(event)  # once
     ann, cas = await profile(clients[0]), await profile(clients[2])
-    assert (ann["wins"], ann["deals"], ann["points"]) == (0, 1, 100)
+    first = match.sheet[0].result.score[0]  # her part: the deal before she left
+    assert (ann["wins"], ann["deals"], ann["points"]) == (0, 1, first)
+    assert (cas["deals"], cas["points"]) == (2, totals[0])
     assert ann["history"][0]["abandoned"] is True and ann["history"][0]["won"] is False
     assert ann["rating"]["mu"] < MU < cas["rating"]["mu"]
     assert cas["wins"] == 1 and cas["history"][0]["abandoned"] is False
@@ -238,8 +241,8 @@ async def test_the_rating_board(harness: Harness) -> None:
     for n in range(BOARD_MIN_MATCHES):
         four = ids[:4] if n else (ids[4], *ids[1:4])
         event = MatchEnded(
-            f"r_{n}", None, 0, (200, 100), {}, four, "casual", None, (), True, four,
-        )  # fmt: skip
+            f"r_{n}", None, **ending(won_by(0)), players=four, rated=True, starters=four
+        )
         await harness.server.events.publish(event)
     board = await clients[1].request({"type": "rating_board", "ref": "b"}, "rating_board")
     assert board["ref"] == "b" and board["min_matches"] == BOARD_MIN_MATCHES

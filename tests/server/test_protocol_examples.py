@@ -28,6 +28,7 @@ from server.daily.service import ALLTIME_MIN_DAYS
 from server.runtime.domain_events import MatchEnded, TournamentEnded
 from server.store.base import BOARD_MIN_MATCHES
 from server.wire import protocol as p
+from tests.matches import ending, won_by
 from tests.server.bots_hold import hold
 from tests.server.conftest import Harness, play_until, running_harness, sync
 
@@ -259,7 +260,8 @@ async def captured(h: Harness, tmp_path: Path) -> Shapes:
     four = (ann.player_id, bob.player_id, cas.player_id, dee.player_id)
     for n in range(BOARD_MIN_MATCHES):
         await h.server.events.publish(MatchEnded(
-            f"r_rated_{n}", None, n % 2, (1600, 900), {}, four, "casual", None, (), True, four,
+            f"r_rated_{n}", None, **ending(won_by(n % 2)), players=four, rated=True,
+            starters=four,
         ))  # fmt: skip
     await h.server.events.publish(TournamentEnded("t_1", ((ann.player_id, 1, "grand"),)))
     await ann.request({"type": "get_profile"}, "profile")
