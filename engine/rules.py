@@ -38,7 +38,7 @@ class EndKind(StrEnum):
 
 TARGET_RANGE = (100, 10_000)
 DEALS_RANGE = (1, 100)
-STANDARD_DEALS = 16  # a match of a number of deals is usually 16
+STANDARD_DEALS = 16  # the standard length: solo and daily games, GET /rules' default
 
 
 @dataclass(frozen=True, slots=True)

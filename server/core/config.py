@@ -8,6 +8,7 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from engine.policies import DEFAULT_BUDGET
+from engine.rules import STANDARD_DEALS
 
 
 def _cores() -> int:
@@ -61,7 +62,7 @@ class Settings:
     bot_workers: int = field(default_factory=_cores)  # processes searching for CPUs
     bot_queue: int = 4  # searches that may wait for a busy worker before moves fall back
     bot_budget: int = DEFAULT_BUDGET  # thousands of solver nodes a strong decision visits; 0: none
-    daily_deals: int = 16  # deals of the daily game
+    daily_deals: int = STANDARD_DEALS  # deals of the daily game
     daily_grace: float = 7200.0  # seconds after midnight a day's game may still be finished
     # (at most a day): then it is closed unfinished, and the day's results are revealed
     daily_secret: str | None = None  # the daily seed's key (default: one kept in the database)

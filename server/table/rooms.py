@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine import Rules
 from engine.errors import NotationError
+from engine.rules import STANDARD_DEALS
 
 from ..core.errors import Refused, Unavailable
 from ..core.ids import new_id, new_invite_code, normalize_code
@@ -23,8 +24,6 @@ from ..wire import protocol as p
 from . import room_entries as entries
 from .room import LIVE, OPEN, Room
 from .room_actor import RoomActor
-
-SOLO_DEALS = 16  # a solo game's length unless it names a target or a number of deals
 
 if TYPE_CHECKING:
     from ..lobby import Identity
@@ -85,7 +84,7 @@ class Rooms:
         ``m.level``, started at once, in a private room nobody else can enter."""
         options = {k: v for k, v in m.rules.model_dump().items() if v is not None}
         if "target" not in options and "deals" not in options:
-            options["deals"] = SOLO_DEALS
+            options["deals"] = STANDARD_DEALS  # the standard length
         try:
             rules = Rules.from_dict(options)
         except NotationError as err:

@@ -197,7 +197,7 @@ class NewGame(_Msg):
 
     type: Literal["new_game"]
     level: _one_of(LEVELS) = DEFAULT_LEVEL  # type: ignore[valid-type]
-    rules: RulesIn = RulesIn()  # neither a target nor a number of deals: 16 deals
+    rules: RulesIn = RulesIn()  # neither a target nor a number of deals: STANDARD_DEALS
     move_seconds: Annotated[int, Field(ge=MOVE_SECONDS[0], le=MOVE_SECONDS[1])] = MOVE_SECONDS[2]
 
 
