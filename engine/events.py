@@ -43,8 +43,10 @@ class DealResult:
     nat: bool
     pit: int | None  # the team that took all eight tricks
     score: tuple[int, int]
+    bonus: tuple[int, int] = (0, 0)  # the pit bonus in ``roem``, per team
 
     def to_dict(self) -> dict[str, Any]:
+        """As a record's ``result`` (the shared rule cases' shape: no ``bonus``)."""
         return {
             "card_points": list(self.card_points),
             "roem": list(self.roem),
@@ -71,6 +73,7 @@ class DealSummary:
             "trump": suit_str(self.trump),
             "chooser": self.chooser,
             **self.result.to_dict(),
+            "bonus": list(self.result.bonus),
         }
 
 
@@ -87,6 +90,7 @@ class DealStarted:
             "number": self.number,
             "dealer": self.dealer,
             "hand": cards_str(cards_of(self.hands[seat])) if seat is not None else [],
+            "hand_sizes": [hand.bit_count() for hand in self.hands],
             "turned": card_str(self.turned) if self.turned is not None else None,
         }
 

@@ -42,7 +42,9 @@ def score_deal(
     if nat:
         total[playing] = 0
         total[other] = DEAL_POINTS + with_bonus[0] + with_bonus[1]
-    return DealResult((points[0], points[1]), with_bonus, nat, pit, (total[0], total[1]))
+    return DealResult(
+        (points[0], points[1]), with_bonus, nat, pit, (total[0], total[1]), (bonus[0], bonus[1])
+    )
 
 
 def match_over(end: EndKind, end_value: int, totals: tuple[int, int], deals: int) -> bool:

@@ -59,6 +59,7 @@ def _run_roem(byte: int) -> int:
 RUN_ROEM = tuple(_run_roem(b) for b in range(256))
 FOUR_ROEM = (0, 0, 0, 100, 200, 100, 100, 100)  # four 7s 8s 9s: 0; four jacks 200
 STUK = tuple((1 << (t * 8 + 5)) | (1 << (t * 8 + 6)) for t in range(4))  # Q and K of trump
+STUK_ROEM = 20
 
 
 def _trick_roem_masks() -> dict[int, int]:

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from .cards import Card
-from .tables import FOUR_ROEM, POINTS, RUN_ROEM, STRENGTH, STUK, TRICK_ROEM
+from .tables import FOUR_ROEM, POINTS, RUN_ROEM, STRENGTH, STUK, STUK_ROEM, TRICK_ROEM
 
 
 def winning_index(cards: Sequence[Card], trump: int) -> int:
@@ -29,7 +29,7 @@ def roem(cards: Sequence[Card], trump: int) -> int:
     c0, c1, c2, c3 = cards
     mask = 1 << c0 | 1 << c1 | 1 << c2 | 1 << c3
     stuk = STUK[trump]
-    return TRICK_ROEM.get(mask, 0) + (20 if mask & stuk == stuk else 0)
+    return TRICK_ROEM.get(mask, 0) + (STUK_ROEM if mask & stuk == stuk else 0)
 
 
 class RoemParts(NamedTuple):
@@ -61,5 +61,5 @@ def roem_parts(cards: Sequence[Card], trump: int) -> RoemParts:
     run = max(RUN_ROEM[mask >> (suit * 8) & 255] for suit in range(4))
     rank = cards[0] & 7
     four = FOUR_ROEM[rank] if all(c & 7 == rank for c in cards) else 0
-    stuk = 20 if mask & STUK[trump] == STUK[trump] else 0
+    stuk = STUK_ROEM if mask & STUK[trump] == STUK[trump] else 0
     return RoemParts(run, four, stuk)

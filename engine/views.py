@@ -12,9 +12,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from .actions import Action
-from .cards import card_str, cards_of, cards_str, suit_str
+from .cards import card_str, cards_of, cards_str, mask_of, suit_str
 from .deal import Deal, Phase
 from .events import DealSummary, Event, Trick
+from .legal import refusals
 from .match import Match
 from .rules import Rules
 
@@ -34,6 +35,7 @@ class View:
     legal: tuple[Action, ...]
     turned: int | None
     bids: tuple[Action, ...]  # trump-choice actions so far, from the first bidder
+    first_bidder: int  # who speaks first in the trump choice (the seats then speak in turn)
     trump: int | None
     chooser: int | None
     leader: int
@@ -63,6 +65,15 @@ class View:
         trump = self.trump
         return [t.to_dict() | {"roem_parts": t.roem_parts(trump).to_dict()} for t in self.tricks]
 
+    def why_not(self) -> dict[str, Any]:
+        """Why each card of the hand that may not be played now is refused, by card,
+        JSON-ready (empty unless this seat is to play a card into a trick under way)."""
+        if self.phase is not Phase.PLAY or self.seat is None or self.turn != self.seat:
+            return {}
+        trump = self.trump if self.trump is not None else -1
+        hand, trick = mask_of(self.hand), list(self.trick)
+        return _why_not(hand, trick, self.leader, self.seat, trump, self.rules.amsterdam)
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "seat": self.seat,
@@ -74,8 +85,10 @@ class View:
             "hand": cards_str(self.hand),
             "hand_sizes": list(self.hand_sizes),
             "legal": [str(a) for a in self.legal],
+            "why_not": self.why_not(),
             "turned": card_str(self.turned) if self.turned is not None else None,
             "bids": [str(a) for a in self.bids],
+            "first_bidder": self.first_bidder,
             "trump": suit_str(self.trump) if self.trump is not None else None,
             "chooser": self.chooser,
             "leader": self.leader,
@@ -115,6 +128,8 @@ def deal_view(
     own = seat is not None
     over = winner is not None
     bids = d.actions if d.phase is Phase.TRUMP else d.actions[: d.passes + 1]
+    # the seats speak in turn: the one to speak (or the chooser, the last to) counts back
+    first = (d.turn - len(bids) if d.phase is Phase.TRUMP else d.chooser - len(bids) + 1) & 3
     return View(
         seat=seat,
         rules=d.rules,
@@ -127,6 +142,7 @@ def deal_view(
         legal=tuple(d.legal_actions()) if own and not over and d.turn == seat else (),
         turned=d.turned,
         bids=tuple(bids),
+        first_bidder=first,
         trump=d.trump if d.trump >= 0 else None,
         chooser=d.chooser if d.chooser >= 0 else None,
         leader=d.leader,
@@ -138,6 +154,21 @@ def deal_view(
         sheet=sheet,
         winner=winner,
     )
+
+
+def why_not(deal: Deal, seat: int) -> dict[str, Any]:
+    """As :meth:`View.why_not`, for ``seat`` of a deal under way (an update's ``why_not``)."""
+    if deal.phase is not Phase.PLAY or deal.turn != seat:
+        return {}
+    hand, trick = deal.hands[seat], deal.trick
+    return _why_not(hand, trick, deal.leader, seat, deal.trump, deal.rules.amsterdam)
+
+
+def _why_not(
+    hand: int, trick: list[int], leader: int, seat: int, trump: int, amsterdam: bool
+) -> dict[str, Any]:
+    found = refusals(hand, trick, leader, seat, trump, amsterdam)
+    return {card_str(card): why.to_dict() for card, why in found.items()}
 
 
 def project(event: Event, seat: int | None) -> dict[str, Any]:

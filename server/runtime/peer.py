@@ -28,11 +28,14 @@ def encode(message: dict[str, Any]) -> str:
     return to_json(message).decode()
 
 
-def with_legal(frame: str, legal: list[str]) -> str:
-    """``frame`` (an encoded object) with ``"legal": legal`` added as its last key: the text
-    ``encode`` gives the object with it, made without encoding the rest again."""
+def with_fields(frame: str, fields: dict[str, Any]) -> str:
+    """``frame`` (an encoded object) with ``fields`` added as its last keys (none of them
+    in it already): the text ``encode`` gives the object with them, made without encoding
+    the rest again."""
+    if not fields:
+        return frame
     comma = "," if frame != "{}" else ""
-    return f'{frame[:-1]}{comma}"legal":{to_json(legal).decode()}}}'
+    return f"{frame[:-1]}{comma}{to_json(fields).decode()[1:]}"
 
 
 class Followed(Protocol):

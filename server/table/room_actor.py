@@ -31,14 +31,14 @@ from typing import TYPE_CHECKING, Any
 
 from engine.events import DealEnded as DealEndedEvent
 from engine.events import DealStarted, Event
-from engine.views import project, view
+from engine.views import project, view, why_not
 
 from ..core.logs import log
 from ..runtime.actor import Actor
 from ..runtime.actor_messages import Message, ReplaceWithCpu
 from ..runtime.bots import fallback
 from ..runtime.domain_events import DealEnded, MatchEnded, RoomChanged
-from ..runtime.peer import encode, with_legal
+from ..runtime.peer import encode, with_fields
 from ..runtime.router import ROOM
 from .room import FINISHED, OPEN, Decision, Room, RoomError
 from .room_entries import Acted, Entry
@@ -386,19 +386,23 @@ class RoomActor(Actor):
         shared = frames.get(None)
         if shared is None:
             shared = frames[None] = encode(self._update(step, None, current=True))
-        legal = self._legal(seat)
-        return shared if legal is None else with_legal(shared, legal)
+        return with_fields(shared, self._legal(seat))
 
-    def _legal(self, seat: int | None) -> list[str] | None:
-        """``seat``'s legal actions if the decision now due is its own."""
+    def _legal(self, seat: int | None) -> dict[str, Any]:
+        """``seat``'s legal actions if the decision now due is its own, and why each card
+        of its hand that it may not play is refused (``why_not``, when any); else nothing."""
         match = self.room.match
         if seat is None or match is None or self.room.turn != seat:
-            return None
-        return [str(a) for a in match.legal_actions()]
+            return {}
+        legal: dict[str, Any] = {"legal": [str(a) for a in match.legal_actions()]}
+        refused = why_not(match.deal, seat)
+        if refused:
+            legal["why_not"] = refused
+        return legal
 
     def _update(self, step: Step, seat: int | None, current: bool) -> dict[str, Any]:
-        """An update as ``seat`` (None: a spectator) may see it; ``legal`` (always last)
-        only when it is the latest update and that seat's decision."""
+        """An update as ``seat`` (None: a spectator) may see it; ``legal`` and ``why_not``
+        (always last) only when it is the latest update and that seat's decision."""
         message: dict[str, Any] = {
             "type": "update",
             "room_id": self.room.id,
@@ -414,9 +418,8 @@ class RoomActor(Actor):
             message["by"] = step.by
         if step.summary is not None:
             message["room"] = step.summary
-        legal = self._legal(seat) if current else None
-        if legal is not None:
-            message["legal"] = legal
+        if current:
+            message.update(self._legal(seat))
         return message
 
     def summary(self) -> dict[str, Any]:
@@ -452,7 +455,7 @@ class RoomActor(Actor):
             return None
         shown = view(room.match, seat).to_dict()
         if room.turn is None:
-            shown["turn"], shown["legal"] = None, []
+            shown["turn"], shown["legal"], shown["why_not"] = None, [], {}
         return shown
 
     def _recent(self, seat: int | None) -> list[dict[str, Any]]:

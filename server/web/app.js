@@ -10,10 +10,11 @@ import {
   tournamentInfo,
 } from './state.js';
 import {
-  buildCpuLevels, buildForm, buildNewGameForm, createMessage, loadCatalog, loadForm,
+  buildCpuLevels, buildForm, buildNewGameForm, createMessage, loadForm,
   newGameMessage, newGameSummary, renderLobby, roomTitle, saveForm, saveNewGame, setEndLimits, wirePreset, wireRated,
   buildSheetForm, dailyUnderWay,
 } from './lobby.js';
+import { loadCatalog } from './catalog.js';
 import { renderTable, renderTimer, whyNot } from './table.js';
 import { renderPauseClock } from './results.js';
 import { setSound, setTitle, soundOn, turnSound, wakeAudio } from './alerts.js';
@@ -1247,6 +1248,7 @@ function wireForms() {
     buildForm(create);
     loadForm(create);
     createButton.disabled = false;
+    render(); // a hand shown meanwhile is sorted by the server's card orders
   });
   wireRated(create);
   create.elements.end.addEventListener('change', () => setEndLimits(create));

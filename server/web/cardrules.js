@@ -1,9 +1,9 @@
 // The rules of play in words, for the player: why a card may not be played now, and which
 // cards of a taken trick made its roem. Pure: no DOM.
 //
-// Which cards are legal is always the server's `legal` list; this module only explains a
-// refusal, following the rules of DESIGN.md §1 (engine/legal.py), and points at the cards
-// behind roem whose amount and kinds the server sent (`roem_parts`).
+// Which cards are legal is always the server's `legal` list, and why the others are not its
+// `why_not` (a code, and the suit or card it names); this module only puts that in words,
+// and points at the cards behind roem whose amount and kinds the server sent (`roem_parts`).
 
 import { fill } from './fill.js';
 import { strings } from './i18n.js';
@@ -23,66 +23,27 @@ const TEXT = strings('cardrules', {
   notNow: 'You may not play the {card} now.',
 });
 
-const TRUMP_ORDER = 'J9ATKQ87'; // strongest first
-const PLAIN_ORDER = 'ATKQJ987';
+// The sentence of each of the server's reasons (`why_not`'s `why`).
+const SENTENCES = {
+  follow: 'follow',
+  follow_trump: 'followTrump',
+  trump_higher: 'trumpHigher',
+  overtrump: 'overtrump',
+  must_trump: 'mustTrump',
+  must_trump_opponent: 'mustTrumpOpponent',
+  must_trump_partner: 'rotterdamPartner',
+  no_undertrump: 'noUndertrump',
+  partner_undertrump: 'partnerUndertrump',
+};
+
 const NATURAL = 'AKQJT987'; // runs use this order whatever the trump
 
-// How strong `card` is in a trick led with `led` under `trump` (higher wins; -1: cannot win).
-function strength(card, led, trump) {
-  const suit = suitOf(card);
-  if (suit === trump) return 100 - TRUMP_ORDER.indexOf(rankOf(card));
-  if (suit === led) return 50 - PLAIN_ORDER.indexOf(rankOf(card));
-  return -1;
-}
-
-const trumpRank = (card) => 8 - TRUMP_ORDER.indexOf(rankOf(card));
-
-// The seat winning `played` ([{seat, card}], in play order) so far.
-export function winningSeat(played, trump) {
-  if (!played.length) return null;
-  const led = suitOf(played[0].card);
-  let best = played[0];
-  for (const p of played) {
-    if (strength(p.card, led, trump) > strength(best.card, led, trump)) best = p;
-  }
-  return best.seat;
-}
-
-// Why `card` may not be played by `seat` holding `hand` into the trick `played`, trump
-// `trump`, in `variant` ('amsterdam' | 'rotterdam'): a sentence. Call it only for a card
-// the server's `legal` list leaves out.
-export function whyNotLegal({ card, hand, played, trump, variant, seat }) {
-  const words = cardWords(card);
-  if (!played.length || !trump) return fill(TEXT.notNow, { card: words });
-  const led = suitOf(played[0].card);
-  const suit = suitOf(card);
-  const holds = (test) => hand.some((c) => c !== card && test(c));
-  const trumps = played.filter((p) => suitOf(p.card) === trump).map((p) => p.card);
-  const high = trumps.reduce((a, c) => (a === null || trumpRank(c) > trumpRank(a) ? c : a), null);
-  const above = (c) => suitOf(c) === trump && (high === null || trumpRank(c) > trumpRank(high));
-  if (suit !== led && holds((c) => suitOf(c) === led)) {
-    return fill(led === trump ? TEXT.followTrump : TEXT.follow, { suit: SUIT_NAMES[led] });
-  }
-  if (led === trump) {
-    return high && holds(above)
-      ? fill(TEXT.trumpHigher, { card: cardWords(high) })
-      : fill(TEXT.notNow, { card: words });
-  }
-  // A plain suit was led and the player has none of it.
-  const winner = winningSeat(played, trump);
-  const partner = winner !== null && winner !== seat && winner % 2 === seat % 2;
-  if (suit === trump) {
-    // A refused trump is below the trick's highest trump.
-    if (variant === 'amsterdam' && partner) return TEXT.partnerUndertrump;
-    if (high && holds(above)) return fill(TEXT.overtrump, { card: cardWords(high) });
-    if (variant === 'amsterdam') return TEXT.noUndertrump;
-    return fill(TEXT.notNow, { card: words });
-  }
-  // A plain card refused: a trump was due.
-  if (high && holds(above)) return fill(TEXT.overtrump, { card: cardWords(high) });
-  if (variant === 'rotterdam' && partner) return TEXT.rotterdamPartner;
-  if (variant === 'amsterdam' && !partner) return fill(TEXT.mustTrumpOpponent, { suit: SUIT_NAMES[led] });
-  return fill(TEXT.mustTrump, { suit: SUIT_NAMES[led] });
+// Why `card` may not be played, in a sentence: the server's reason `why` ({why, suit,
+// card}: the suit led, the trick's highest trump), or a plain "not now" without one.
+export function whyWords(card, why) {
+  const key = SENTENCES[why?.why] ?? 'notNow';
+  const named = why?.card ?? card;
+  return fill(TEXT[key], { suit: SUIT_NAMES[why?.suit], card: cardWords(named) });
 }
 
 // The cards of a taken trick (`cards`) behind its roem, by the kinds the server named

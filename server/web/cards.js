@@ -1,7 +1,9 @@
-// Cards and actions in words and symbols. Pure: no DOM.
+// Cards and actions in words and symbols, and hand order by the server's card orders
+// (GET /rules `cards`, in catalog.js). No DOM.
 
 import { fill } from './fill.js';
 import { strings } from './i18n.js';
+import { rulesCatalog } from './catalog.js';
 
 const TEXT = strings('cards', {
   card: '{rank} of {suit}', // a card in a sentence: "ace of spades" ({rank}, {suit}: the words below)
@@ -20,9 +22,6 @@ const RANK_NAMES = strings('cards.ranks', {
   7: 'seven', 8: 'eight', 9: 'nine', T: 'ten', J: 'jack', Q: 'queen', K: 'king', A: 'ace',
 });
 const RANK_SHOWN = { T: '10' };
-// Strength, strongest first: trump and plain suits differ.
-export const TRUMP_ORDER = 'J9ATKQ87';
-export const PLAIN_ORDER = 'ATKQJ987';
 // Hand order alternates colours: clubs, hearts, spades, diamonds.
 const HAND_SUITS = 'chsd';
 
@@ -47,12 +46,23 @@ export function actionWords(action) {
   return cardWords(action);
 }
 
+// The server's table of the trump suit (`trump` true) or of a plain suit: `order`, its ranks
+// strongest first, and `points`, each rank's card points; null until GET /rules answered.
+export function suitTable(trump) {
+  return rulesCatalog()?.cards[trump ? 'trump' : 'plain'] ?? null;
+}
+
+// Where `card` stands in its suit's order under trump `trump` (0: the strongest), by the
+// server's orders; 0 for every card until they came.
+export function orderIndex(card, trump) {
+  return Math.max(0, suitTable(suitOf(card) === trump)?.order.indexOf(rankOf(card)) ?? 0);
+}
+
 // A hand in display order: suits alternating in colour (trump first when known), each suit
 // strongest card first.
 export function sortHand(cards, trump = null) {
   const suitRank = (s) => (s === trump ? -1 : HAND_SUITS.indexOf(s));
-  const strength = (c) => (suitOf(c) === trump ? TRUMP_ORDER : PLAIN_ORDER).indexOf(rankOf(c));
   return [...cards].sort(
-    (a, b) => suitRank(suitOf(a)) - suitRank(suitOf(b)) || strength(a) - strength(b),
+    (a, b) => suitRank(suitOf(a)) - suitRank(suitOf(b)) || orderIndex(a, trump) - orderIndex(b, trump),
   );
 }

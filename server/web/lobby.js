@@ -6,6 +6,7 @@ import { rematchPlayers } from './widgets.js';
 import { todayUtc, untilMidnight } from './daily.js';
 import { fill, fillParts, plural } from './fill.js';
 import { currentLanguage, strings } from './i18n.js';
+import { rulesCatalog } from './catalog.js';
 
 // The rule options, presets and limits are the server's (GET /rules): the form offers
 // what the server accepts, and only the words for each value live here (the server sends
@@ -107,28 +108,6 @@ const TOURNAMENT_WORDS = strings('lobby.tournaments', {
   placeOther: '#{n}', // a final place past the 5th
 });
 export const placeName = (place) => TOURNAMENT_WORDS[`place_${place}`] ?? fill(TOURNAMENT_WORDS.placeOther, { n: place });
-let catalog = null; // what GET /rules answered
-
-// The server's catalog of rules, presets, limits and tournament formats (retried until
-// the server answers).
-export async function loadCatalog() {
-  for (let wait = 250; ; wait = Math.min(wait * 2, 4000)) {
-    try {
-      const response = await fetch('/rules', { cache: 'no-cache' });
-      if (response.ok) {
-        catalog = await response.json();
-        return catalog;
-      }
-    } catch {
-      // the server is not reachable yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, wait));
-  }
-}
-
-// The catalog as it came (null until GET /rules answers).
-export const rulesCatalog = () => catalog;
-
 // A select's options: the catalog's keys, in words (`field`: whose words, lobby.options).
 function fillSelect(select, values, field) {
   select.replaceChildren(...values.map((v) => h('option', { value: v }, optionWord(field, v))));
@@ -136,6 +115,7 @@ function fillSelect(select, values, field) {
 
 // The create-room form's choices and limits, from the catalog.
 export function buildForm(form) {
+  const catalog = rulesCatalog();
   const f = form.elements;
   fillSelect(f.preset, [...Object.keys(catalog.presets), CUSTOM], 'preset');
   for (const field of RULE_FIELDS) {
@@ -151,6 +131,7 @@ export function buildForm(form) {
 
 // The New score sheet form's choices and limits, from the catalog.
 export function buildSheetForm(form) {
+  const catalog = rulesCatalog();
   const f = form.elements;
   fillSelect(f.pit_bonus, catalog.options.pit_bonus.values, 'pit_bonus');
   f.pit_bonus.value = catalog.options.pit_bonus.default;
@@ -160,6 +141,7 @@ export function buildSheetForm(form) {
 
 // The level choice for the CPUs an owner adds to a table, from the catalog.
 export function buildCpuLevels(select) {
+  const catalog = rulesCatalog();
   fillSelect(select, catalog.cpu.levels, 'level');
   select.value = catalog.cpu.default;
 }
@@ -514,6 +496,7 @@ function myRoomItem(m, known) {
 // A preset's rules into the form; `length: false` keeps the form's match length. Custom
 // keeps the rules as they are.
 export function applyPreset(form, name, { length = true } = {}) {
+  const catalog = rulesCatalog();
   if (name === CUSTOM) return;
   const preset = catalog.presets[name] ?? Object.values(catalog.presets)[0];
   for (const field of RULE_FIELDS) form.elements[field].value = preset[field];
@@ -524,6 +507,7 @@ export function applyPreset(form, name, { length = true } = {}) {
 
 // The preset the form's rules are (`length`: the match length counts too), else Custom.
 export function presetOf(form, { length = true } = {}) {
+  const catalog = rulesCatalog();
   const f = form.elements;
   const fields = length ? [...RULE_FIELDS, 'end'] : RULE_FIELDS;
   const same = (preset) => fields.every((field) => f[field].value === String(preset[field]))
@@ -535,7 +519,7 @@ export function presetOf(form, { length = true } = {}) {
 export function wirePreset(form, { length = true } = {}) {
   const f = form.elements;
   const follow = () => {
-    if (catalog) f.preset.value = presetOf(form, { length });
+    if (rulesCatalog()) f.preset.value = presetOf(form, { length });
   };
   const watched = length ? [...RULE_FIELDS, 'end', 'end_value'] : RULE_FIELDS;
   for (const name of watched) {
@@ -546,7 +530,7 @@ export function wirePreset(form, { length = true } = {}) {
 
 export function setEndLimits(form, value = null) {
   const end = form.elements.end.value;
-  const { min, max, default: fallback } = catalog.options[end === 'deals' ? 'deals' : 'target'];
+  const { min, max, default: fallback } = rulesCatalog().options[end === 'deals' ? 'deals' : 'target'];
   const input = form.elements.end_value;
   input.min = String(min);
   input.max = String(max);
@@ -654,6 +638,7 @@ export const levelName = (level) => optionWord('level', level);
 // The choices, from the catalog: the CPU level, the rules, and a match of 16 deals (the
 // server's default length for a new game), or the choices last played on this device.
 export function buildNewGameForm(form) {
+  const catalog = rulesCatalog();
   const f = form.elements;
   buildCpuLevels(f.level);
   fillSelect(f.preset, [...Object.keys(catalog.presets), CUSTOM], 'preset');

@@ -83,8 +83,6 @@ const STATS = strings('results.stats', {
 // (a player still looking: the name alone, in a dashed chip; "…" would read as a name cut short)
 const MARKS = { seen: '{name} ✓', notSeen: '{name}', finalScore: '{team} {total}' };
 
-const PIT_BONUS = 100; // DESIGN.md §1: a team that takes all eight tricks scores 100 more
-
 // One of three sentences about `team`: ours (`key + 'Us'`), theirs (`'Them'`), or for a
 // spectator (`'Team'`, the team named in {team}).
 function byTeam(m, team, key, values = {}) {
@@ -92,14 +90,13 @@ function byTeam(m, team, key, values = {}) {
   return fill(TEXT[`${key}${team === teamOf(m.seat) ? 'Us' : 'Them'}`], values);
 }
 
-// Whether the pit of `deal` (a sheet line or deal end) earned the bonus under `rules`.
-function pitEarned(deal, rules) {
-  return rules?.pit_bonus !== 'playing' || deal.pit === teamOf(deal.chooser);
-}
+// Whether the pit of `deal` (a sheet line or deal end) earned its team the bonus: the
+// server's `bonus`, each team's pit bonus in its roem.
+const pitEarned = (deal) => deal.bonus[deal.pit] > 0;
 
 // A finished deal's score in words: made, nat (and why the other team scores what it
 // does), pit. `deal`: a line of the sheet or the deal end (card_points, roem, score, nat,
-// pit, chooser, trump). One or two sentences.
+// pit, bonus, chooser, trump). One or two sentences.
 export function dealVerdict(m, deal) {
   const playing = teamOf(deal.chooser);
   const other = 1 - playing;
@@ -115,7 +112,7 @@ export function dealVerdict(m, deal) {
   const lines = [];
   lines.push(byTeam(m, playing, deal.nat ? 'nat' : 'made', values));
   if (deal.pit !== null && deal.pit !== undefined) {
-    lines.push(byTeam(m, deal.pit, pitEarned(deal, m.view?.rules ?? m.room?.rules) ? 'pit' : 'pitNoBonus'));
+    lines.push(byTeam(m, deal.pit, pitEarned(deal) ? 'pit' : 'pitNoBonus'));
   }
   return lines;
 }
@@ -145,8 +142,8 @@ function dealRows(m, d) {
       const values = d.kinds.map((k) => k[kind]);
       if (values.some(Boolean)) rows.push(row(kind, values));
     }
-    if (d.bonus.some(Boolean)) rows.push(row('bonus', d.bonus));
   }
+  if (d.bonus.some(Boolean)) rows.push(row('bonus', d.bonus));
   rows.push(row('roem', d.roem));
   rows.push(row('score', d.score, { class: 'deal-score' }));
   rows.push(row('totals', d.totals, { class: 'deal-totals' }));
@@ -236,11 +233,11 @@ export function renderPauseClock(app, m) {
 
 // Each team's numbers over the finished deals of `sheet`: deals chosen and won as chooser,
 // nats, pits, roem without pit bonuses, points per deal (one decimal).
-export function matchStats(sheet, rules) {
+export function matchStats(sheet) {
   return [0, 1].map((team) => {
     const chose = sheet.filter((d) => teamOf(d.chooser) === team);
     const points = sheet.reduce((sum, d) => sum + d.score[team], 0);
-    const bonus = sheet.filter((d) => d.pit === team && pitEarned(d, rules)).length * PIT_BONUS;
+    const bonus = sheet.reduce((sum, d) => sum + d.bonus[team], 0);
     return {
       chose: chose.length,
       chooser: chose.filter((d) => !d.nat).length,
@@ -255,7 +252,7 @@ export function matchStats(sheet, rules) {
 function statsTable(m) {
   const sheet = m.view?.sheet ?? [];
   if (!sheet.length) return null;
-  const stats = matchStats(sheet, m.view?.rules ?? m.room?.rules);
+  const stats = matchStats(sheet);
   const order = teamOrder(m);
   return h('table', { id: 'match-stats', class: 'deal-table', dataset: { key: 'stats', deals: sheet.length } },
     h('caption', {}, TEXT.statsTitle),

@@ -1,15 +1,13 @@
 // The rules of the game, in our own words, and the strategy tips: the page `dialog#rules`,
 // opened from every screen (the top bar's Rules button, `button[data-open-rules]`). Every
-// word is in RULES below (namespace `rules`), a key a paragraph; the card tables are built
-// from the engine's orders.
+// word is in RULES below (namespace `rules`), a key a paragraph; the card table is the
+// server's (GET /rules `cards`: each suit's order and points, from the engine's tables).
 
 import { $, h, patch } from './dom.js';
-import { PLAIN_ORDER, TRUMP_ORDER, rankShown } from './cards.js';
+import { rankShown, suitTable } from './cards.js';
+import { loadCatalog } from './catalog.js';
 import { setTipsOn, tipsOn } from './tips.js';
 import { strings } from './i18n.js';
-
-const TRUMP_POINTS = { J: 20, 9: 14, A: 11, T: 10, K: 4, Q: 3, 8: 0, 7: 0 };
-const PLAIN_POINTS = { A: 11, T: 10, K: 4, Q: 3, J: 2, 9: 0, 8: 0, 7: 0 };
 
 // Every word of the page, one key a paragraph or list item (in the order shown).
 const RULES = strings('rules', {
@@ -87,14 +85,17 @@ const SECTIONS = [
   { id: 'rules-tips', title: 'tipsTitle', list: ['tipTrump', 'tipPass', 'tipPull', 'tipLoad', 'tipDeny'], toggle: true },
 ];
 
+// The cards from high to low with their points, trump beside the other suits (no rows
+// until the server's tables came).
 function cardsTable() {
-  const rows = [...TRUMP_ORDER].map((rank, i) => {
-    const plain = PLAIN_ORDER[i];
-    return h('tr', {},
-      h('td', {}, rankShown(rank + 'c')), h('td', { class: 'num' }, String(TRUMP_POINTS[rank])),
-      h('td', {}, rankShown(plain + 'c')), h('td', { class: 'num' }, String(PLAIN_POINTS[plain])));
-  });
-  return h('table', { class: 'rules-cards' },
+  const trump = suitTable(true);
+  const plain = suitTable(false);
+  const cells = (table, i) => {
+    const rank = table.order[i];
+    return [h('td', {}, rankShown(rank + 'c')), h('td', { class: 'num' }, String(table.points[rank]))];
+  };
+  const rows = trump && plain ? trump.order.map((_, i) => h('tr', {}, cells(trump, i), cells(plain, i))) : [];
+  return h('table', { id: 'rules-card-table', class: 'rules-cards' },
     h('caption', {}, RULES.cardsCaption),
     h('thead', {}, h('tr', {},
       h('th', { scope: 'colgroup', colspan: '2' }, RULES.trumpSuit),
@@ -130,6 +131,7 @@ export function openRules() {
       h('nav', { class: 'rules-contents', 'aria-label': RULES.contents },
         h('ul', {}, SECTIONS.map((s) => h('li', {}, h('a', { href: `#${s.id}` }, RULES[s.title]))))),
       SECTIONS.map(section));
+    loadCatalog().then(() => $('#rules-card-table').replaceWith(cardsTable()));
     body.addEventListener('change', (event) => {
       if (event.target.id === 'tips-on') setTipsOn(event.target.checked);
     });

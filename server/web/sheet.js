@@ -9,6 +9,7 @@
 import { $, h, patch, show } from './dom.js';
 import { fill, fillParts, plural } from './fill.js';
 import { currentLanguage, strings } from './i18n.js';
+import { rulesCatalog } from './catalog.js';
 
 const TEXT = strings('sheet', {
   newDeal: 'Deal {n}', // the entry form's title for a new deal
@@ -195,7 +196,7 @@ export function changeMessage(s, kind, fields = {}) {
 }
 
 // A deal as the form says it: the team whose points were typed, and the other left to the
-// server (162 minus them); pit: the team that took every trick.
+// server (the deal's points minus them); pit: the team that took every trick.
 export function dealFields(form) {
   const side = Number(form.side);
   const points = [null, null];
@@ -243,13 +244,17 @@ export function fillEntry(s, dealId = null) {
   syncEntry();
 }
 
+// Every card point of a deal, the last trick's included (the server's, GET /rules).
+const dealPoints = () => rulesCatalog()?.scoring.deal_points ?? null;
+
 // The form's derived parts: the other team's points, the chosen buttons.
 export function syncEntry() {
   const form = $('#sheet-entry');
   const e = form.elements;
   const side = Number(e.side.value);
   const typed = e.points.value === '' ? null : Number(e.points.value);
-  const other = typed === null || Number.isNaN(typed) ? '–' : String(162 - typed);
+  const all = dealPoints();
+  const other = typed === null || Number.isNaN(typed) || all === null ? '–' : String(all - typed);
   $('#sheet-other-points').textContent = other;
   $('#sheet-other-team').textContent = form.querySelector(`[data-team-name="${1 - side}"]`)?.textContent ?? '';
   for (const b of form.querySelectorAll('[data-set]')) {
@@ -259,15 +264,15 @@ export function syncEntry() {
 }
 
 // A tap on the form: a choice (`data-set="name:value"`), roem added (`data-roem-add="team:n"`)
-// or cleared (`data-roem-clear="team"`). A pit is every trick: its team has 162 points.
+// or cleared (`data-roem-clear="team"`). A pit is every trick: its team has all the deal's points.
 export function setEntry(d) {
   const e = $('#sheet-entry').elements;
   if (d.set !== undefined) {
     const [name, value] = d.set.split(':');
     e[name].value = value;
-    if (name === 'pit' && value !== '') {
+    if (name === 'pit' && value !== '' && dealPoints() !== null) {
       e.side.value = value;
-      e.points.value = '162';
+      e.points.value = String(dealPoints());
     }
   } else if (d.roemAdd !== undefined) {
     const [team, add] = d.roemAdd.split(':').map(Number);
@@ -279,14 +284,16 @@ export function setEntry(d) {
   syncEntry();
 }
 
-// The quick roem buttons of each team, from the server's steps (stuk is 20 as well).
+// The quick roem buttons of each team, from the server's steps, and stuk (its value the
+// server's too): call it once the catalog came.
 export function buildRoemSteps(steps) {
+  const stuk = rulesCatalog().scoring.roem.stuk;
   for (const team of [0, 1]) {
     const buttons = steps.map((n) => h('button', {
       type: 'button', class: 'small', dataset: { roemAdd: `${team}:${n}` }, 'aria-label': fill(TEXT.addRoem, { n }),
     }, `+${n}`));
     buttons.push(h('button', {
-      type: 'button', class: 'small', dataset: { roemAdd: `${team}:20` }, 'aria-label': TEXT.addStuk,
+      type: 'button', class: 'small', dataset: { roemAdd: `${team}:${stuk}` }, 'aria-label': TEXT.addStuk,
     }, TEXT.stuk));
     buttons.push(h('button', {
       type: 'button', class: 'small ghost', dataset: { roemClear: String(team) }, 'aria-label': TEXT.noRoem,

@@ -119,6 +119,7 @@ export function newRoom(roomId) {
     turn: null,
     deadline: null,
     legal: [],
+    whyNot: {}, // why each card of our hand we may not play is refused: {card: {why, suit, card}}
     lastTrick: null, // the last finished trick, as in the view's `tricks`, with its `number`
     trickSerial: 0, // counts finished tricks seen, so the page can show each one a moment
     claim: null, // claim mode: {seat, roem, roem_parts} of the roem that waits for take/leave
@@ -252,6 +253,7 @@ function applySnapshot(m, f, me) {
     turn: view ? view.turn : null,
     deadline: f.deadline ?? null,
     legal: view ? view.legal ?? [] : [],
+    whyNot: view?.why_not ?? {},
     lastTrick: last,
     result: over ? { winner: view.winner, totals: view.totals } : null,
     claim: view?.phase === 'claim' && last
@@ -272,7 +274,7 @@ function snapshotDealEnd(before, m) {
   if (!sheet.length || (!m.room?.pause && !m.result)) return null;
   const line = sheet[sheet.length - 1];
   if (before.dealEnd?.number === line.number) return { ...before.dealEnd, final: Boolean(m.result) };
-  return { ...line, totals: v.totals, kinds: null, bonus: null, tricksWon: null, final: Boolean(m.result) };
+  return { ...line, totals: v.totals, kinds: null, tricksWon: null, final: Boolean(m.result) };
 }
 
 // The table talk of a snapshot's `recent` updates (the current deal so far) that came
@@ -306,6 +308,7 @@ function applyUpdate(m, f, me) {
     turn: f.turn ?? null,
     deadline: f.deadline ?? null,
     legal: f.legal ?? [],
+    whyNot: f.why_not ?? {},
     resyncFrom: null,
   };
   if (f.room) next.room = f.room;
@@ -402,139 +405,127 @@ export function roemByKind(tricks) {
   }), { ...NO_ROEM });
 }
 
-// A finished deal for the end-of-deal panel: the `deal_ended` event's numbers, and from
-// the deal's eight tricks each team's roem by kind (`kinds`), its pit bonus (`bonus`: the
-// rest of the server's roem) and its tricks; those three null when the tricks are unknown.
+// A finished deal for the end-of-deal panel: the `deal_ended` event as it came (its pit
+// `bonus` included), and from the deal's tricks each team's roem by kind (`kinds`) and
+// tricks won (`tricksWon`); those two null when the tricks are unknown.
 function dealEndOf(e, tricks) {
-  const whole = tricks.length === 8;
+  const { type, ...deal } = e;
+  const known = tricks.length > 0;
   const teamTricks = (team) => tricks.filter((t) => teamOf(t.winner) === team);
-  const kinds = whole ? [0, 1].map((team) => roemByKind(teamTricks(team))) : null;
   return {
-    number: e.number, dealer: e.dealer, trump: e.trump, chooser: e.chooser,
-    card_points: e.card_points, roem: e.roem, nat: e.nat, pit: e.pit, score: e.score,
-    totals: e.totals,
-    kinds,
-    bonus: kinds ? kinds.map((k, team) => e.roem[team] - k.run - k.four - k.stuk) : null,
-    tricksWon: whole ? [0, 1].map((team) => teamTricks(team).length) : null,
+    ...deal,
+    kinds: known ? [0, 1].map((team) => roemByKind(teamTricks(team))) : null,
+    tricksWon: known ? [0, 1].map((team) => teamTricks(team).length) : null,
     final: false,
   };
 }
 
-function applyEvent(m, e, notes, spoken) {
-  const v = m.view;
+// A `trick_taken` event as a finished trick of the view; in claim mode its roem waits for
+// the winner's decision (`roem_decided`).
+function takenTrick(e) {
+  const pending = Boolean(e.roem_pending);
+  return {
+    leader: e.leader, cards: e.cards, winner: e.winner, points: e.points,
+    roem: pending ? 0 : e.roem, roem_parts: pending ? NO_ROEM : e.roem_parts,
+  };
+}
+
+// How each event changes the view (the match as we see it): what the event says, taken as
+// it says it; the rules stay the server's. `m`: the room model the event comes to.
+const FOLDS = {
+  deal_started: (v, e, m) => ({
+    ...(v ?? { seat: m.seat, rules: m.room?.rules ?? null, totals: [0, 0], sheet: [], winner: null }),
+    phase: 'trump', deal_number: e.number, dealer: e.dealer, turn: null, legal: [],
+    hand: e.hand, hand_sizes: e.hand_sizes, turned: e.turned,
+    bids: [], first_bidder: null, trump: null, chooser: null,
+    leader: null, trick: [], tricks: [], points: [0, 0], roem: [0, 0],
+  }),
+  passed: (v, e) => ({ ...v, ...bid(v, e.seat, 'pass') }),
+  trump_chosen: (v, e) => ({ ...v, ...bid(v, e.seat, `trump:${e.suit}`), trump: e.suit, chooser: e.seat, phase: 'play' }),
+  card_played: (v, e, m) => ({
+    ...v,
+    phase: 'play',
+    leader: v.trick.length ? v.leader : e.seat, // the trick's first card is its leader's
+    trick: plus(v.trick, e.card),
+    hand: e.seat === m.seat ? v.hand.filter((c) => c !== e.card) : v.hand,
+    hand_sizes: v.hand_sizes.map((n, seat) => (seat === e.seat ? n - 1 : n)),
+  }),
+  trick_taken: (v, e) => ({
+    ...v,
+    phase: e.roem_pending ? 'claim' : 'play',
+    trick: [],
+    leader: e.winner,
+    tricks: plus(v.tricks, takenTrick(e)),
+    points: bump(v.points, teamOf(e.winner), e.points),
+    roem: e.roem_pending ? v.roem : bump(v.roem, teamOf(e.winner), e.roem),
+  }),
+  roem_decided: (v, e, m) => ({
+    ...v,
+    phase: 'play',
+    tricks: v.tricks.map((t, i) => (i === v.tricks.length - 1 ? decided(t, e, m.claim) : t)),
+    roem: e.take ? bump(v.roem, teamOf(e.seat), e.roem) : v.roem,
+  }),
+  deal_ended: (v, e) => {
+    const { type, totals, ...line } = e;
+    const base = v ?? { sheet: [] };
+    return { ...base, sheet: plus(base.sheet ?? [], line), totals };
+  },
+  match_ended: (v, e) => v && { ...v, phase: 'done', turn: null, winner: e.winner, totals: e.totals },
+};
+
+// A bid: added to the deal's bids; the deal's first bid says who speaks first.
+function bid(v, seat, action) {
+  return { bids: plus(v.bids, action), first_bidder: v.bids.length ? v.first_bidder : seat };
+}
+
+// The trick whose roem the winner took (it scores, by the parts it was announced with:
+// `claim`) or left (nothing).
+function decided(trick, e, claim) {
+  return e.take
+    ? { ...trick, roem: e.roem, roem_parts: claim?.roem_parts ?? trick.roem_parts }
+    : { ...trick, roem: 0, roem_parts: NO_ROEM };
+}
+
+// What the rest of the room model keeps of each event: the last trick taken (shown a
+// moment), the roem waiting for a claim, the deal's end and the match's result.
+const KEPT = {
+  deal_started: () => ({ claim: null }),
+  trick_taken: (m, e) => ({
+    lastTrick: { ...takenTrick(e), number: e.number },
+    trickSerial: m.trickSerial + 1,
+    claim: e.roem_pending ? { seat: e.winner, roem: e.roem, roem_parts: e.roem_parts } : null,
+  }),
+  roem_decided: (m, e) => ({ lastTrick: m.lastTrick && decided(m.lastTrick, e, m.claim), claim: null }),
+  deal_ended: (m, e) => ({ dealEnd: dealEndOf(e, m.view?.tricks ?? []) }),
+  match_ended: (m, e) => ({
+    result: { winner: e.winner, totals: e.totals },
+    dealEnd: m.dealEnd && { ...m.dealEnd, final: true },
+  }),
+};
+
+// What the table hears of an event: notes for the log, lines for screen readers.
+function tell(m, e, notes, spoken) {
   switch (e.type) {
-    case 'deal_started': {
-      const base = v ?? {
-        seat: m.seat, rules: m.room?.rules ?? null, totals: [0, 0], sheet: [], winner: null,
-      };
-      const view = {
-        ...base,
-        phase: 'trump',
-        deal_number: e.number,
-        dealer: e.dealer,
-        turn: null,
-        hand: e.hand ?? [],
-        hand_sizes: [8, 8, 8, 8],
-        legal: [],
-        turned: e.turned ?? null,
-        bids: [],
-        trump: null,
-        chooser: null,
-        leader: (e.dealer + 1) % 4,
-        trick: [],
-        tricks: [],
-        points: [0, 0],
-        roem: [0, 0],
-      };
+    case 'deal_started':
       notes.push(note('deal', said(m, e.dealer, 'deals', { number: e.number + 1 })));
-      return { ...m, view, claim: null };
-    }
+      break;
     case 'passed':
-      if (!v) return m;
       notes.push(note('bid', said(m, e.seat, 'pass')));
-      return { ...m, view: { ...v, bids: plus(v.bids, 'pass') } };
+      break;
     case 'trump_chosen':
-      if (!v) return m;
       notes.push(note('trump', said(m, e.seat, 'choose', { suit: SUIT_NAMES[e.suit] })));
-      return {
-        ...m,
-        view: { ...v, trump: e.suit, chooser: e.seat, bids: plus(v.bids, `trump:${e.suit}`), phase: 'play' },
-      };
-    case 'card_played': {
-      if (!v) return m;
-      const fresh = v.trick.length === 0 || v.trick.length >= 4;
-      const sizes = v.hand_sizes.map((n, i) => (i === e.seat ? Math.max(0, n - 1) : n));
+      break;
+    case 'card_played':
       if (e.seat !== m.seat) spoken.push(said(m, e.seat, 'plays', { card: cardWords(e.card) }));
-      return {
-        ...m,
-        view: {
-          ...v,
-          phase: 'play',
-          leader: fresh ? e.seat : v.leader,
-          trick: fresh ? [e.card] : plus(v.trick, e.card),
-          hand: m.seat === e.seat ? v.hand.filter((c) => c !== e.card) : v.hand,
-          hand_sizes: sizes,
-        },
-      };
-    }
-    case 'trick_taken': {
-      if (!v) return m;
-      const pending = Boolean(e.roem_pending);
-      const team = teamOf(e.winner);
-      const trick = {
-        leader: e.leader, cards: e.cards, winner: e.winner, points: e.points,
-        roem: pending ? 0 : e.roem, roem_parts: pending ? NO_ROEM : e.roem_parts,
-      };
+      break;
+    case 'trick_taken':
       spoken.push(said(m, e.winner, 'winsTrick'));
-      if (e.roem > 0) {
-        const roem = roemWords(e.roem_parts, e.roem).text;
-        const kind = roemWords(e.roem_parts, e.roem).kind;
-        if (pending) {
-          notes.push(note(kind, said(m, e.winner, 'claim', { roem })));
-        } else {
-          const partner = isSeated(m) && m.seat !== e.winner && teamOf(m.seat) === team;
-          const key = m.seat === e.winner ? 'roemForYou' : partner ? 'roemForPartner' : 'roemFor';
-          notes.push(note(kind, fill(TEXT[key], { name: who(m, e.winner), roem })));
-        }
-      }
-      return {
-        ...m,
-        view: {
-          ...v,
-          phase: pending ? 'claim' : 'play',
-          trick: [],
-          leader: e.winner,
-          tricks: plus(v.tricks, trick),
-          points: bump(v.points, team, e.points),
-          roem: pending ? v.roem : bump(v.roem, team, e.roem),
-        },
-        lastTrick: { ...trick, number: e.number },
-        trickSerial: m.trickSerial + 1,
-        claim: pending ? { seat: e.winner, roem: e.roem, roem_parts: e.roem_parts } : null,
-      };
-    }
-    case 'roem_decided': {
-      if (!v) return m;
-      const team = teamOf(e.seat);
+      if (e.roem > 0) notes.push(roemNote(m, e));
+      break;
+    case 'roem_decided':
       notes.push(note('roem', said(m, e.seat, e.take ? 'take' : 'leave', { roem: e.roem })));
-      // Taken: the trick scores its roem, by the parts it was announced with; left: nothing.
-      const decided = (t) => (e.take
-        ? { ...t, roem: e.roem, roem_parts: m.claim?.roem_parts ?? t.roem_parts }
-        : { ...t, roem: 0, roem_parts: NO_ROEM });
-      const tricks = v.tricks.map((t, i) => (i === v.tricks.length - 1 ? decided(t) : t));
-      return {
-        ...m,
-        view: { ...v, phase: 'play', tricks, roem: e.take ? bump(v.roem, team, e.roem) : v.roem },
-        lastTrick: m.lastTrick ? decided(m.lastTrick) : m.lastTrick,
-        claim: null,
-      };
-    }
+      break;
     case 'deal_ended': {
-      const base = v ?? { sheet: [], totals: [0, 0] };
-      const line = {
-        number: e.number, dealer: e.dealer, trump: e.trump, chooser: e.chooser,
-        card_points: e.card_points, roem: e.roem, nat: e.nat, pit: e.pit, score: e.score,
-      };
       const [first, second] = teamOrder(m);
       notes.push(note('deal', fill(TEXT.dealScore, {
         number: e.number + 1,
@@ -542,32 +533,43 @@ function applyEvent(m, e, notes, spoken) {
       })));
       if (e.nat) notes.push(note('nat', teamSaid(m, teamOf(e.chooser), 'nat', { suit: SUIT_NAMES[e.trump] })));
       if (e.pit !== null && e.pit !== undefined) notes.push(note('pit', teamSaid(m, e.pit, 'pit')));
-      return {
-        ...m,
-        view: { ...base, sheet: plus(base.sheet ?? [], line), totals: e.totals },
-        dealEnd: dealEndOf(e, v?.tricks ?? []),
-      };
+      break;
     }
-    case 'match_ended': {
-      const mine = isSeated(m) ? teamOf(m.seat) : null;
-      const [winner, loser] = [e.totals[e.winner], e.totals[1 - e.winner]];
-      let text;
-      if (mine === null) text = fill(TEXT.teamWonMatch, { team: teamLabel(m, e.winner), winner, loser });
-      else {
-        const values = { us: e.totals[mine], them: e.totals[1 - mine] };
-        text = fill(e.winner === mine ? TEXT.wonMatch : TEXT.lostMatch, values);
-      }
-      notes.push(note('match', text));
-      return {
-        ...m,
-        view: v ? { ...v, phase: 'done', turn: null, winner: e.winner, totals: e.totals } : v,
-        result: { winner: e.winner, totals: e.totals },
-        dealEnd: m.dealEnd ? { ...m.dealEnd, final: true } : m.dealEnd,
-      };
-    }
+    case 'match_ended':
+      notes.push(note('match', matchWords(m, e)));
+      break;
     default:
-      return m;
   }
+}
+
+// A trick's roem said: offered to its winner (claim mode), or scored for a team.
+function roemNote(m, e) {
+  const { text: roem, kind } = roemWords(e.roem_parts, e.roem);
+  if (e.roem_pending) return note(kind, said(m, e.winner, 'claim', { roem }));
+  const partner = isSeated(m) && m.seat !== e.winner && teamOf(m.seat) === teamOf(e.winner);
+  const key = m.seat === e.winner ? 'roemForYou' : partner ? 'roemForPartner' : 'roemFor';
+  return note(kind, fill(TEXT[key], { name: who(m, e.winner), roem }));
+}
+
+// The match's end in a sentence: won or lost (seated), or who won (a spectator).
+function matchWords(m, e) {
+  if (!isSeated(m)) {
+    return fill(TEXT.teamWonMatch, { team: teamLabel(m, e.winner), winner: e.totals[e.winner], loser: e.totals[1 - e.winner] });
+  }
+  const mine = teamOf(m.seat);
+  const values = { us: e.totals[mine], them: e.totals[1 - mine] };
+  return fill(e.winner === mine ? TEXT.wonMatch : TEXT.lostMatch, values);
+}
+
+// Events that come to a room model without a view yet too (a deal's start makes it).
+const WITHOUT_VIEW = new Set(['deal_started', 'deal_ended', 'match_ended']);
+
+// One event applied: told, then folded into the view and the rest of the room model.
+function applyEvent(m, e, notes, spoken) {
+  tell(m, e, notes, spoken);
+  const fold = FOLDS[e.type];
+  if (!fold || (!m.view && !WITHOUT_VIEW.has(e.type))) return m;
+  return { ...m, view: fold(m.view, e, m), ...KEPT[e.type]?.(m, e) };
 }
 
 function chatLine(f, me) {
@@ -596,18 +598,13 @@ export function spokenSince(model, seq) {
   return model.spoken.filter((s) => s.seq > seq);
 }
 
-// Who speaks first in the trump choice (`dealer` mode: the dealer, else the next seat).
-export function firstBidder(view) {
-  return view.rules?.trump_mode === 'dealer' ? view.dealer : (view.dealer + 1) % 4;
-}
-
-// Each seat's latest word in the trump choice this deal: seat -> "pass" | "trump:h".
+// Each seat's latest word in the trump choice this deal: seat -> "pass" | "trump:h" (the
+// seats speak in turn from `first_bidder`).
 export function bidsBySeat(view) {
   const out = {};
   if (!view) return out;
-  const first = firstBidder(view);
-  view.bids.forEach((bid, i) => {
-    out[(first + i) % 4] = bid;
+  view.bids.forEach((action, i) => {
+    out[(view.first_bidder + i) % 4] = action;
   });
   return out;
 }

@@ -5,7 +5,7 @@ import {
   SUIT_NAMES, SUIT_SYMBOLS, cardWords, isCard, isRed, sortHand, suitOf,
 } from './cards.js';
 import { cardFace, cardView } from './cardview.js';
-import { roemCards, whyNotLegal } from './cardrules.js';
+import { roemCards, whyWords } from './cardrules.js';
 import { fill, fillParts, plural } from './fill.js';
 import { currentLanguage, strings } from './i18n.js';
 import {
@@ -555,9 +555,7 @@ function renderToast(app, m) {
 export function whyNot(m, card) {
   const v = m.view;
   if (!v || v.phase !== 'play' || !isSeated(m) || !m.legal.some(isCard) || m.legal.includes(card)) return null;
-  return whyNotLegal({
-    card, hand: v.hand, played: trickCards(v), trump: v.trump, variant: v.rules?.variant ?? m.room.rules?.variant, seat: m.seat,
-  });
+  return whyWords(card, m.whyNot[card]);
 }
 
 function renderHand(app, m) {

@@ -8,9 +8,13 @@
 //   pull   leading while your side named trump and the others may still hold trumps
 //   load   your partner is sure to win the trick and you can add a ten, an ace or roem
 //   deny   an opponent is winning and a card you may play would hand them roem
+//
+// What a card is worth and what beats what are the server's tables (GET /rules: `cards`,
+// `scoring.roem`), never typed here.
 
 import { $, h, patch, show } from './dom.js';
-import { PLAIN_ORDER, SUITS, TRUMP_ORDER, isCard, rankOf, suitOf } from './cards.js';
+import { isCard, orderIndex, rankOf, suitOf } from './cards.js';
+import { rulesCatalog } from './catalog.js';
 import { teamOf, trickCards } from './state.js';
 import { strings } from './i18n.js';
 
@@ -27,8 +31,6 @@ const WORDS = strings('tips', {
 });
 
 const STORE_KEY = 'klaverjas.tips'; // "off" once the player turned tips off
-const ALL_RANKS = '789TJQKA'; // the natural order of runs
-const FOUR = { J: 200, A: 100, T: 100, K: 100, Q: 100 };
 
 export function tipsOn() {
   try {
@@ -49,45 +51,45 @@ export function setTipsOn(on) {
 
 // -- the cards -------------------------------------------------------------------------
 
-// The roem a trick's cards make: the longest run of one suit (natural order: 3 cards 20,
-// 4 cards 50), four of a kind, and stuk (king and queen of trump).
+// The roem a trick's cards make, by the server's values (`scoring.roem`): the longest run
+// of one suit in the ranks' natural order (`cards.ranks`), four of a kind, and stuk (king
+// and queen of trump).
 export function roemOf(cards, trump) {
+  const catalog = rulesCatalog();
+  if (!catalog) return 0;
+  const { ranks, suits } = catalog.cards;
+  const values = catalog.scoring.roem;
   let roem = 0;
-  for (const suit of SUITS) {
-    const ranks = new Set(cards.filter((c) => suitOf(c) === suit).map(rankOf));
+  for (const suit of suits) {
+    const held = new Set(cards.filter((c) => suitOf(c) === suit).map(rankOf));
     let run = 0;
-    let best = 0;
-    for (const r of ALL_RANKS) {
-      run = ranks.has(r) ? run + 1 : 0;
-      best = Math.max(best, run);
+    for (const r of ranks) {
+      run = held.has(r) ? run + 1 : 0;
+      roem = Math.max(roem, values.run[run] ?? 0);
     }
-    if (best >= 4) roem = Math.max(roem, 50);
-    else if (best === 3) roem = Math.max(roem, 20);
   }
-  if (cards.length === 4 && new Set(cards.map(rankOf)).size === 1) roem += FOUR[rankOf(cards[0])] ?? 0;
-  if (trump && cards.includes(`K${trump}`) && cards.includes(`Q${trump}`)) roem += 20;
+  if (cards.length === 4 && new Set(cards.map(rankOf)).size === 1) roem += values.four[rankOf(cards[0])] ?? 0;
+  if (trump && cards.includes(`K${trump}`) && cards.includes(`Q${trump}`)) roem += values.stuk;
   return roem;
 }
 
-// Does `card` beat `best` in a trick led with `led`?
-function beats(card, best, led, trump) {
+// Does `card` beat `best` (trump beats the other suits; in one suit, the server's order)?
+function beats(card, best, trump) {
   const s = suitOf(card);
   const b = suitOf(best);
   if (s === trump && b !== trump) return true;
-  if (s !== b) return false;
-  const order = s === trump ? TRUMP_ORDER : PLAIN_ORDER;
-  return order.indexOf(rankOf(card)) < order.indexOf(rankOf(best));
+  return s === b && orderIndex(card, trump) < orderIndex(best, trump);
 }
 
 // The card winning the trick so far and its seat.
 function winning(played, trump) {
-  const led = suitOf(played[0].card);
-  return played.reduce((best, p) => (beats(p.card, best.card, led, trump) ? p : best));
+  return played.reduce((best, p) => (beats(p.card, best.card, trump) ? p : best));
 }
 
 // Every card not in `hand` and not played this deal: what the others may still hold.
 function unseen(view) {
-  const out = new Set(SUITS.flatMap((s) => [...ALL_RANKS].map((r) => `${r}${s}`)));
+  const { ranks, suits } = rulesCatalog()?.cards ?? { ranks: [], suits: [] };
+  const out = new Set(suits.flatMap((s) => ranks.map((r) => `${r}${s}`)));
   for (const c of view.hand) out.delete(c);
   for (const t of view.tricks ?? []) for (const c of t.cards) out.delete(c);
   for (const c of view.trick ?? []) out.delete(c);
@@ -115,17 +117,16 @@ export function tipFor(m, acted = false) {
   const best = winning(played, trump);
   const table = played.map((p) => p.card);
   const base = roemOf(table, trump);
-  const led = suitOf(table[0]);
   const addsRoem = (c) => roemOf([...table, c], trump) > base;
   if (teamOf(best.seat) === mine) {
     // sure: nobody after me, or nobody after me can hold a card that beats it
     const after = 3 - played.length;
-    const threat = [...unseen(v)].some((c) => beats(c, best.card, led, trump));
+    const threat = [...unseen(v)].some((c) => beats(c, best.card, trump));
     const sure = after === 0 || !threat;
     const rich = cards.some((c) => 'TA'.includes(rankOf(c)) || addsRoem(c));
     return sure && rich ? 'load' : null;
   }
-  const gives = cards.some((c) => addsRoem(c) && !beats(c, best.card, led, trump));
+  const gives = cards.some((c) => addsRoem(c) && !beats(c, best.card, trump));
   return gives ? 'deny' : null;
 }
 

@@ -4,9 +4,10 @@
 import { $, h, patch } from './dom.js';
 import { prizeName, roundName, teamSide, tournamentInfo } from './state.js';
 import {
-  countdown, entrantName, entrantText, placeName, rulesCatalog, rulesText, startText,
+  countdown, entrantName, entrantText, placeName, rulesText, startText,
   tableTitle, tournamentStatus, tournamentTitle,
 } from './lobby.js';
+import { rulesCatalog } from './catalog.js';
 import { fill, fillParts, plural } from './fill.js';
 import { strings } from './i18n.js';
 

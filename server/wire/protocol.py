@@ -500,6 +500,9 @@ class Update(_Msg):
     events: list[dict[str, Any]] = []
     turn: int | None = None
     legal: list[str] = []
+    why_not: dict[str, dict[str, str]] = Field(
+        {}, description="With legal: why each card of your hand you may not play is refused."
+    )
     deadline: float | None = None
     by: str | None = None
 

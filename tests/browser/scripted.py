@@ -55,6 +55,8 @@ class Step:
     legal: list[str]
     # each card of the hand the engine refuses here, with its reason ("must follow hearts")
     refused: dict[str, str] = field(default_factory=dict)
+    # the same cards as the server tells the page why (the view's ``why_not``)
+    why_not: dict[str, dict[str, str]] = field(default_factory=dict)
     trump: str | None = None
     chooser: int | None = None
 
@@ -115,6 +117,7 @@ def simulate(
             text = policy(match, legal)
             step = Step(text, match.deal_number, len(v["tricks"]), v["hand"], trick, legal)
             step.refused = refusals(match, seat, v["hand"], legal)
+            step.why_not = v["why_not"]
             step.trump, step.chooser = v["trump"], v["chooser"]
             script.steps.append(step)
         else:

@@ -1,8 +1,9 @@
 """A card that may not be played says why, in words (issue 14, item 7), in both variants.
 
-The reasons are checked against the engine's own refusals (``Match.check``): every
-refused card of many random positions through the page's ``cardrules.js``, and in a real
-match, a tap on such a card in the page.
+The server says why (``why_not``: a code and the suit or card it names) and the page puts
+it in words; the words are checked against the engine's own refusals (``Match.check``):
+every refused card of many random positions through the page's ``cardrules.js``, and in a
+real match, a tap on such a card in the page.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ pytestmark = pytest.mark.browser
 SUIT = {"clubs": "c", "diamonds": "d", "hearts": "h", "spades": "s"}
 WHY = """async (cases) => {
   const rules = await import('/web/cardrules.js');
-  return cases.map((c) => rules.whyNotLegal(c));
+  return cases.map(([card, why]) => rules.whyWords(card, why));
 }"""
 
 
@@ -68,14 +69,14 @@ def trump_rule(reason: str) -> bool:
     return not reason.startswith("must follow")
 
 
-def cases(script: Script, variant: str) -> list[tuple[dict, str, Step]]:
+def cases(script: Script) -> list[tuple[tuple[str, dict], str, Step]]:
+    """Each refused card of the script: (the card and the server's reason, the engine's
+    reason, its step)."""
     out = []
     for step in script.steps:
+        assert set(step.why_not) == set(step.refused), step
         for card, reason in step.refused.items():
-            played = [{"seat": seat, "card": c} for seat, c in step.trick]
-            case = {"card": card, "hand": step.hand, "played": played, "trump": step.trump,
-                    "variant": variant, "seat": script.seat}  # fmt: skip
-            out.append((case, reason, step))
+            out.append(((card, step.why_not[card]), reason, step))
     return out
 
 
@@ -85,13 +86,13 @@ async def test_every_refusal_is_explained_as_the_engine_does(open_tab) -> None:
     for variant in ("amsterdam", "rotterdam"):
         rules = Rules.from_dict({"deals": 1, "variant": variant})
         for seed in range(1, 200):
-            found = cases(simulate(rules, seed), variant)
+            found = cases(simulate(rules, seed))
             if not found:
                 continue
             said = await tab.page.evaluate(WHY, [case for case, _, _ in found])
-            for (case, reason, _), page in zip(found, said, strict=True):
-                led = case["played"][0]["card"][1]
-                assert agrees(reason, page, case["trump"], led), (variant, reason, page, case)
+            for (case, reason, step), page in zip(found, said, strict=True):
+                led = step.trick[0][1][1]
+                assert agrees(reason, page, step.trump, led), (variant, reason, page, case)
                 assert "{" not in page and page.endswith("."), page
                 seen.add((variant, kind(reason)))
     # every kind of refusal came up, in both variants

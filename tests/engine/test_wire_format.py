@@ -162,9 +162,10 @@ class Watcher:
         card_points = list(self.points)
         playing = self.chooser % 2
         pit = 0 if self.won[0] == 8 else 1 if self.won[1] == 8 else None
-        roem = list(self.roem)
+        roem, bonus = list(self.roem), [0, 0]
         if pit is not None and (self.rules.pit_bonus == "any" or pit == playing):
             roem[pit] += 100
+            bonus[pit] = 100
         own = card_points[playing] + roem[playing]
         other = card_points[1 - playing] + roem[1 - playing]
         nat = own <= other
@@ -182,6 +183,7 @@ class Watcher:
             "nat": nat,
             "pit": pit,
             "score": score,
+            "bonus": bonus,
         }
         self.sheet.append(line)
         return {"type": "deal_ended", **line, "totals": list(self.totals)}
@@ -197,10 +199,20 @@ class Watcher:
         )
         return {**trick, "roem_parts": parts}
 
+    def refused(self, match: Match, who: int | None) -> set[str]:
+        """The cards of ``who``'s hand it may not play now, when it is to play into a trick
+        under way (``why_not``'s cards; tests/engine/test_refusals.py holds their reasons)."""
+        if who is None or match.over or match.turn != who or self.pending or not self.trick:
+            return set()
+        legal = {str(a) for a in match.legal_actions()}
+        return set(hand_texts(match.deal.hands[who])) - legal
+
     def game(self, match: Match, who: int | None) -> dict[str, Any]:
-        """The ``game`` object of a snapshot, field by field as the protocol lists them."""
+        """The ``game`` object of a snapshot, field by field as the protocol lists them
+        (``why_not`` aside: see :meth:`refused`)."""
         deal, over = match.deal, match.winner is not None
         mine = who is not None and not over and match.turn == who
+        left = (self.dealer + 1) % 4  # of the dealer: speaks first unless the dealer must
         return {
             "seat": who,
             "rules": {
@@ -226,6 +238,7 @@ class Watcher:
             "legal": [str(a) for a in match.legal_actions()] if mine else [],
             "turned": text(deal.turned) if deal.turned is not None else None,
             "bids": list(self.bids),
+            "first_bidder": self.dealer if self.rules.trump_mode == "dealer" else left,
             "trump": SUITS[self.trump] if self.trump is not None else None,
             "chooser": self.chooser,
             "leader": self.leader,
@@ -246,6 +259,7 @@ def deal_started(match: Match, number: int, who: int | None) -> dict[str, Any]:
         "number": number,
         "dealer": deal.dealer,
         "hand": hand_texts(deal.dealt[who]) if who is not None else [],
+        "hand_sizes": [8, 8, 8, 8],
         "turned": text(deal.turned) if deal.turned is not None else None,
     }
 
@@ -276,7 +290,9 @@ def test_views_and_events_say_what_happened(rules: Rules, seed: int) -> None:
         assert project(start, who) == deal_started(match, 0, who)
     while True:
         for who in WHO:
-            assert view(match, who).to_dict() == watcher.game(match, who), f"view of {who}"
+            shown = view(match, who).to_dict()
+            assert set(shown.pop("why_not")) == watcher.refused(match, who), f"refused to {who}"
+            assert shown == watcher.game(match, who), f"view of {who}"
         if match.over:
             break
         seat, legal = match.turn, match.legal_actions()

@@ -9,7 +9,12 @@ from typing import Any
 
 import pytest
 
+from engine import Match, Rules
+from engine.cards import RANKS, SUITS, card_str, parse_card, parse_cards
 from engine.rules import PRESETS, PitBonus, RoemMode, TrumpMode, Variant
+from engine.scoring import score_deal
+from engine.trick import card_points, roem_parts, winning_index
+from server.core.config import Settings
 from server.tournament.state import FORMATS
 from tests.server.conftest import Harness
 
@@ -88,3 +93,40 @@ async def test_the_sheet_limits_offered_are_the_sheets(harness: Harness) -> None
     at_most = await ann.request({**entry, "version": 1, "roem": [top, 0]}, "sheet_update")
     assert at_most["sheet"]["game"]["deals"][0]["roem"] == [top, 0]
     assert all(step % 10 == 0 for step in limits["roem_steps"])
+
+
+async def test_the_card_tables_are_the_engines_own(harness: Harness) -> None:
+    """The orders, points, roem and bonuses ``GET /rules`` gives the page are what the engine
+    plays by: checked through the engine's play and scoring, not its tables."""
+    catalog = await get_rules(harness)
+    cards, scoring = catalog["cards"], catalog["scoring"]
+    for trump in range(4):
+        for kind, suit in (("trump", trump), ("plain", (trump + 1) % 4)):
+            order = [parse_card(rank + SUITS[suit]) for rank in cards[kind]["order"]]
+            assert len(set(order)) == 8
+            points = cards[kind]["points"]
+            for i, stronger in enumerate(order):
+                assert card_points([stronger], trump) == points[card_str(stronger)[0]]
+                for weaker in order[i + 1 :]:  # the stronger takes the trick, led or not
+                    assert winning_index([weaker, stronger], trump) == 1
+                    assert winning_index([stronger, weaker], trump) == 0
+    assert cards["ranks"] == list(RANKS) and cards["suits"] == list(SUITS)
+    # a whole deal: every card point and the last trick's
+    match = Match(Rules.from_dict({"deals": 1}), seed=5)
+    while not match.over:
+        match.apply(match.turn, match.legal_actions()[0])  # type: ignore[arg-type]
+    deal = match.sheet[0]
+    played = sum(card_points(t.cards, deal.trump) for t in match.deal.tricks)
+    assert sum(deal.result.card_points) == scoring["deal_points"]
+    assert scoring["deal_points"] - played == scoring["last_trick"]
+    pit = score_deal((scoring["deal_points"], 0), (0, 0), 0, 0, PitBonus.ANY)
+    assert pit.roem == (scoring["pit_bonus"], 0)
+    # roem: runs by length, four of a kind by rank, stuk
+    roem = scoring["roem"]
+    assert roem_parts(parse_cards(["7h", "8h", "9h", "Ac"]), 0).run == roem["run"]["3"]
+    assert roem_parts(parse_cards(["7h", "8h", "9h", "Th"]), 0).run == roem["run"]["4"]
+    assert roem_parts(parse_cards(["Qs", "Ks", "7h", "Ac"]), 3).stuk == roem["stuk"]
+    for rank in RANKS:
+        assert roem_parts(parse_cards([rank + s for s in SUITS]), 0).four == roem["four"][rank]
+    # 16 deals has one home: the daily game's and a new game's length are /rules' default
+    assert Settings().daily_deals == catalog["options"]["deals"]["default"]
