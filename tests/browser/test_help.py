@@ -153,6 +153,8 @@ async def test_a_link_to_the_rules_right_after_closing_them_opens_them(open_tab)
 async def test_when_each_tip_is_shown(site: Site, open_tab) -> None:
     tab: Tab = await open_tab()
     await expect(tab.page.locator("#hello-form")).to_be_visible()
+    # the tips weigh cards by the server's tables (GET /rules): once they came
+    await tab.page.evaluate("async () => (await import('/web/catalog.js')).loadCatalog()")
     for what, case, wanted in TIP_CASES:
         view = {
             "phase": "play", "trump": "c", "chooser": 0, "leader": 0, "trick": [], "tricks": [],
@@ -187,14 +189,8 @@ async def test_a_tip_at_the_trump_choice_hidden_switched_off_and_on(
     tab: Tab = await open_tab(size=SIZES[size])
     page = tab.page
     await tab.hello("ann")
-    # the dealer names trump: the page, the first dealer, chooses at once
-    await page.locator("#new-game-rules").click()
-    form = page.locator("#new-game-form")
-    await expect(form.get_by_role("button", name="Play")).to_be_enabled()
-    await form.locator("select[name=trump_mode]").select_option("dealer")
-    await form.get_by_role("button", name="Play").click()
+    await tab.solo_naming_trump()
     tip = page.locator("#tip")
-    await expect(page.locator("#bids button[data-action]").first).to_be_visible()
     await expect(tip).to_be_visible()
     await expect(tip).to_have_attribute("data-tip", "trumpMust")
     await expect(tip).to_contain_text("jack")

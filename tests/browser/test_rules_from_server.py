@@ -60,12 +60,7 @@ async def test_the_page_shows_and_sorts_by_the_servers_tables(
     await page.keyboard.press("Escape")
     # a hand, before trump: each suit strongest first by the served plain order
     await tab.hello("ann")
-    await page.locator("#new-game-rules").click()
-    form = page.locator("#new-game-form")
-    await expect(form.get_by_role("button", name="Play")).to_be_enabled()
-    await form.locator("select[name=trump_mode]").select_option("dealer")
-    await form.get_by_role("button", name="Play").click()
-    await expect(page.locator("#bids button[data-action]").first).to_be_visible()
+    await tab.solo_naming_trump()
     hand = await tab.hand()
     assert len(hand) == 8
     wanted = sorted(hand, key=lambda c: (HAND_SUITS.index(c[1]), plain["order"].index(c[0])))

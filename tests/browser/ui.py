@@ -176,6 +176,17 @@ class Tab:
     async def ready(self) -> None:
         await self.page.locator("#ready").click()
 
+    async def solo_naming_trump(self) -> None:
+        """Start a solo game from the New game dialog in which the dealer names trump: the
+        page, the first dealer, is to choose at once (its trump buttons shown)."""
+        page = self.page
+        await page.locator("#new-game-rules").click()
+        form = page.locator("#new-game-form")
+        await expect(form.get_by_role("button", name="Play")).to_be_enabled()
+        await form.locator("select[name=trump_mode]").select_option("dealer")
+        await form.get_by_role("button", name="Play").click()
+        await expect(page.locator("#bids button[data-action]").first).to_be_visible()
+
     async def expect_dealt(self) -> list[str]:
         """Wait for a full hand of eight cards; those cards."""
         await expect(self.page.locator("#hand button.card")).to_have_count(8)
