@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from .cards import card_str, cards_of, cards_str, suit_str
-from .trick import NO_ROEM, RoemParts, roem_parts
+from .trick import NO_ROEM, RoemParts, roem_cards, roem_parts
 
 
 class Trick(NamedTuple):
@@ -34,6 +34,12 @@ class Trick(NamedTuple):
     def roem_parts(self, trump: int) -> RoemParts:
         """The roem this trick scores, by kind: all 0 when it has none or it was left."""
         return roem_parts(self.cards, trump) if self.roem else NO_ROEM
+
+    def shown(self, trump: int) -> dict[str, Any]:
+        """As a view shows it: with the roem it scores by kind, and the cards behind it."""
+        parts = self.roem_parts(trump)
+        cards = cards_str(roem_cards(self.cards, trump, parts))
+        return self.to_dict() | {"roem_parts": parts.to_dict(), "roem_cards": cards}
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,11 +135,15 @@ class TrickTaken:
     roem_parts: RoemParts  # the trick's roem by kind (pending ones included)
 
     def to_dict(self, seat: int | None = None) -> dict[str, Any]:
+        trick = self.trick
+        # a trick with stuk holds trumps, so the card that took it is a trump
+        trump = trick.cards[(trick.winner - trick.leader) & 3] >> 3
         return {
             "type": "trick_taken",
             "number": self.number,
-            **self.trick.to_dict(),
+            **trick.to_dict(),
             "roem_parts": self.roem_parts.to_dict(),
+            "roem_cards": cards_str(roem_cards(trick.cards, trump, self.roem_parts)),
             "roem_pending": self.roem_pending,
         }
 

@@ -63,3 +63,28 @@ def roem_parts(cards: Sequence[Card], trump: int) -> RoemParts:
     four = FOUR_ROEM[rank] if all(c & 7 == rank for c in cards) else 0
     stuk = STUK_ROEM if mask & STUK[trump] == STUK[trump] else 0
     return RoemParts(run, four, stuk)
+
+
+def roem_cards(cards: Sequence[Card], trump: int, parts: RoemParts) -> tuple[Card, ...]:
+    """The cards of a complete trick behind its roem ``parts``, in play order: its run's (a
+    streak of one suit in natural order), all four of a kind, stuk's trump king and queen.
+
+    For events and views only, like :func:`roem_parts`.
+    """
+    if not parts.total:
+        return ()
+    mask = 0
+    for c in cards:
+        mask |= 1 << c
+    marked = mask if parts.four else 0
+    if parts.run:
+        length = next(n for n in (3, 4) if RUN_ROEM[(1 << n) - 1] == parts.run)
+        streak = (1 << length) - 1
+        for suit in range(4):
+            for start in range(8 - length + 1):
+                run = streak << (suit * 8 + start)
+                if mask & run == run:
+                    marked |= run
+    if parts.stuk:
+        marked |= STUK[trump]
+    return tuple(c for c in cards if marked >> c & 1)

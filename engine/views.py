@@ -59,11 +59,11 @@ class View:
         return mask
 
     def _tricks(self) -> list[dict[str, Any]]:
-        """The finished tricks as in ``trick_taken``, each with its roem by kind."""
+        """The finished tricks as in ``trick_taken``, each with its roem by kind and the
+        cards behind it."""
         if self.trump is None:
             return []  # no trick is played before trump is named
-        trump = self.trump
-        return [t.to_dict() | {"roem_parts": t.roem_parts(trump).to_dict()} for t in self.tricks]
+        return [t.shown(self.trump) for t in self.tricks]
 
     def why_not(self) -> dict[str, Any]:
         """Why each card of the hand that may not be played now is refused, by card,

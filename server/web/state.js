@@ -122,7 +122,7 @@ export function newRoom(roomId) {
     whyNot: {}, // why each card of our hand we may not play is refused: {card: {why, suit, card}}
     lastTrick: null, // the last finished trick, as in the view's `tricks`, with its `number`
     trickSerial: 0, // counts finished tricks seen, so the page can show each one a moment
-    claim: null, // claim mode: {seat, roem, roem_parts} of the roem that waits for take/leave
+    claim: null, // claim mode: {seat, roem, roem_parts, roem_cards} of the roem that waits for take/leave
     result: null, // {winner, totals} once the match is over
     dealEnd: null, // the last finished deal, for the end-of-deal panel (see dealEndOf)
     closed: false,
@@ -257,7 +257,7 @@ function applySnapshot(m, f, me) {
     lastTrick: last,
     result: over ? { winner: view.winner, totals: view.totals } : null,
     claim: view?.phase === 'claim' && last
-      ? { seat: view.turn, roem: last.roem, roem_parts: last.roem_parts } : null,
+      ? { seat: view.turn, roem: last.roem, roem_parts: last.roem_parts, roem_cards: last.roem_cards } : null,
     closed: f.room?.status === 'closed',
     resyncFrom: null,
     chat: mergeChat(m.chat, (f.chat ?? []).map((c) => chatLine(c, me))),
@@ -426,7 +426,7 @@ function takenTrick(e) {
   const pending = Boolean(e.roem_pending);
   return {
     leader: e.leader, cards: e.cards, winner: e.winner, points: e.points,
-    roem: pending ? 0 : e.roem, roem_parts: pending ? NO_ROEM : e.roem_parts,
+    roem: pending ? 0 : e.roem, roem_parts: pending ? NO_ROEM : e.roem_parts, roem_cards: pending ? [] : e.roem_cards,
   };
 }
 
@@ -478,12 +478,12 @@ function bid(v, seat, action) {
   return { bids: plus(v.bids, action), first_bidder: v.bids.length ? v.first_bidder : seat };
 }
 
-// The trick whose roem the winner took (it scores, by the parts it was announced with:
-// `claim`) or left (nothing).
+// The trick whose roem the winner took (it scores, by the parts and cards it was announced
+// with: `claim`) or left (nothing).
 function decided(trick, e, claim) {
   return e.take
-    ? { ...trick, roem: e.roem, roem_parts: claim?.roem_parts ?? trick.roem_parts }
-    : { ...trick, roem: 0, roem_parts: NO_ROEM };
+    ? { ...trick, roem: e.roem, roem_parts: claim?.roem_parts ?? trick.roem_parts, roem_cards: claim?.roem_cards ?? trick.roem_cards }
+    : { ...trick, roem: 0, roem_parts: NO_ROEM, roem_cards: [] };
 }
 
 // What the rest of the room model keeps of each event: the last trick taken (shown a
@@ -493,7 +493,7 @@ const KEPT = {
   trick_taken: (m, e) => ({
     lastTrick: { ...takenTrick(e), number: e.number },
     trickSerial: m.trickSerial + 1,
-    claim: e.roem_pending ? { seat: e.winner, roem: e.roem, roem_parts: e.roem_parts } : null,
+    claim: e.roem_pending ? { seat: e.winner, roem: e.roem, roem_parts: e.roem_parts, roem_cards: e.roem_cards } : null,
   }),
   roem_decided: (m, e) => ({ lastTrick: m.lastTrick && decided(m.lastTrick, e, m.claim), claim: null }),
   deal_ended: (m, e) => ({ dealEnd: dealEndOf(e, m.view?.tricks ?? []) }),

@@ -5,7 +5,7 @@ import {
   SUIT_NAMES, SUIT_SYMBOLS, cardWords, isCard, isRed, sortHand, suitOf,
 } from './cards.js';
 import { cardFace, cardView } from './cardview.js';
-import { roemCards, whyWords } from './cardrules.js';
+import { whyWords } from './cardrules.js';
 import { fill, fillParts, plural } from './fill.js';
 import { currentLanguage, strings } from './i18n.js';
 import {
@@ -317,7 +317,7 @@ function renderBar(app, m) {
   show(box, open);
   if (open) {
     const t = m.lastTrick;
-    const marked = roemCards(t.cards, v?.trump, t.roem ? t.roem_parts : null);
+    const marked = new Set(t.roem_cards);
     const values = { name: who(m, t.winner), points: t.points, roem: t.roem ? roemWords(t.roem_parts, t.roem).text : '' };
     patch(box,
       h('div', { class: 'mini-trick' },
@@ -384,7 +384,7 @@ function renderCenter(app, m) {
   const taken = cards.length ? null : heldTrick(app, m);
   const claiming = Boolean(taken && v && v.phase === 'claim');
   if (taken) cards = playedCards(taken);
-  const marked = taken ? roemCards(taken.cards, v?.trump, claiming ? m.claim?.roem_parts : taken.roem_parts) : new Set();
+  const marked = new Set((claiming ? m.claim?.roem_cards : taken?.roem_cards) ?? []);
   const trick = $('#trick');
   trick.classList.toggle('taken', Boolean(taken) && !claiming);
   trick.classList.toggle('claiming', claiming);

@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 
 from engine import Action, Match, Phase, Rules, card_str, parse_cards
 from engine.cards import parse_suit
-from engine.events import RoemDecided, TrickTaken
-from engine.trick import RoemParts, roem, roem_parts
+from engine.events import RoemDecided, Trick, TrickTaken
+from engine.trick import RoemParts, roem, roem_cards, roem_parts, winning_index
 from engine.views import project, view
 from tests.conftest import load_cases
 from tests.engine import referee
@@ -49,6 +49,30 @@ def test_parts_by_kind(trump: str, cards: str, parts: RoemParts) -> None:
     assert roem_parts(parse_cards(cards.split()), parse_suit(trump)) == parts
 
 
+@pytest.mark.parametrize(
+    ("trump", "cards", "marked"),
+    [
+        ("h", "Kh Qh Jh 7c", "Kh Qh Jh"),  # a run of three with stuk inside
+        ("h", "Ah Kh Qh Jh", "Ah Kh Qh Jh"),
+        ("h", "Qh 9h Kh Th", "Qh Kh"),  # stuk alone: K Q 10 9 is no run
+        ("c", "Kh Qh Jh 7c", "Kh Qh Jh"),
+        ("d", "9d 7s 8s 9s", "7s 8s 9s"),  # a run of another suit than the one led
+        ("s", "Kh Qh Ks Qs", "Ks Qs"),  # two kings and queens: only trump's make stuk
+        ("h", "Kh Qh Ks Qs", "Kh Qh"),
+        ("s", "Jc Jd Jh Js", "Jc Jd Jh Js"),
+        ("d", "9c 9d 9h 9s", ""),  # four nines count nothing
+        ("c", "7d 8d Td Kc", ""),
+    ],
+)
+def test_the_cards_behind_roem(trump: str, cards: str, marked: str) -> None:
+    """In the engine, and as ``trick_taken`` sends them (which knows no trump)."""
+    played, suit = parse_cards(cards.split()), parse_suit(trump)
+    assert roem_cards(played, suit, roem_parts(played, suit)) == tuple(parse_cards(marked.split()))
+    trick = Trick(0, tuple(played), winning_index(played, suit), 0, roem(played, suit))
+    sent = TrickTaken(1, trick, False, roem_parts(played, suit)).to_dict()
+    assert sent["roem_cards"] == marked.split()
+
+
 def test_every_trick_under_every_trump_matches_the_referee() -> None:
     """All 35,960 four-card sets, each suit as trump: parts sum to the fast path's roem and
     equal the referee's (DESIGN.md §1 by card text)."""
@@ -83,6 +107,7 @@ def test_a_left_roem_keeps_no_parts() -> None:
     play_random(match, random.Random(3), until=lambda m: m.deal.phase is Phase.CLAIM)
     pending = view(match, 0).to_dict()["tricks"][-1]
     assert pending["roem"] > 0 and sum(pending["roem_parts"].values()) == pending["roem"]
+    assert pending["roem_cards"]
     match.apply(match.turn, Action.parse("leave"))
     left = view(match, 0).to_dict()["tricks"][-1]
-    assert (left["roem"], left["roem_parts"]) == (0, NONE)
+    assert (left["roem"], left["roem_parts"], left["roem_cards"]) == (0, NONE, [])

@@ -66,6 +66,21 @@ def roem_parts(cards: list[int], trump: int) -> dict[str, int]:
     return {"run": run, "four": four if same else 0, "stuk": 20 if stuk else 0}
 
 
+def roem_cards(cards: list[int], trump: int, parts: dict[str, int]) -> list[str]:
+    """The cards behind a trick's roem, in play order: a run's (three or four of one suit
+    in a row of the natural order), all four of a kind, the trump king and queen (stuk)."""
+    marked: set[int] = set(cards) if parts["four"] else set()
+    if parts["run"]:
+        length = 4 if parts["run"] == 50 else 3
+        for c in cards:
+            streak = {c + i for i in range(length)}
+            if len({x // 8 for x in streak}) == 1 and streak <= set(cards):
+                marked |= streak
+    if parts["stuk"]:
+        marked |= {trump * 8 + RANKS.index("K"), trump * 8 + RANKS.index("Q")}
+    return [text(c) for c in cards if c in marked]
+
+
 @dataclass
 class Watcher:
     """What anyone at the table knows of the current deal, from the actions alone."""
@@ -147,6 +162,7 @@ class Watcher:
                 "number": len(self.tricks),
                 **trick,
                 "roem_parts": parts,
+                "roem_cards": roem_cards(cards, self.trump, parts),
                 "roem_pending": self.pending,
             }
         )
@@ -197,7 +213,7 @@ class Watcher:
             if trick["roem"]
             else dict.fromkeys(("run", "four", "stuk"), 0)
         )
-        return {**trick, "roem_parts": parts}
+        return {**trick, "roem_parts": parts, "roem_cards": roem_cards(cards, self.trump, parts)}
 
     def refused(self, match: Match, who: int | None) -> set[str]:
         """The cards of ``who``'s hand it may not play now, when it is to play into a trick
