@@ -11,6 +11,7 @@ import { todayUtc, untilMidnight } from './daily.js';
 import { fill, fillParts, plural } from './fill.js';
 import { currentLanguage, pluralCategory, strings } from './i18n.js';
 import { roomTitle } from './lobby.js';
+import { rulesCatalog } from './catalog.js';
 import { teamSide } from './state.js';
 
 export const TRICKS = 8; // steps 0-7 are the tricks, step 8 the deal's result
@@ -80,9 +81,9 @@ const TEXT = strings('review', {
   inThisTrick: 'Played in this trick: {card}',
   noCardsLeft: 'no cards left',
   points: { one: '{n} point', other: '{n} points' },
-  pointsLast: '{points} (+10 for the last trick)', // {points}: as `points`
+  pointsLast: '{points} (+{last} for the last trick)', // {points}: as `points`; {last}: the last trick's points
   pointsRoem: '{points} (+{roem} roem)',
-  pointsLastRoem: '{points} (+10 for the last trick, +{roem} roem)',
+  pointsLastRoem: '{points} (+{last} for the last trick, +{roem} roem)',
   ledMark: 'led', // the small mark under the trick's first card
   led: 'led by {who}', // a card of the trick, for a screen reader: "{card}, led by you"
   played2: 'played 2nd by {who}',
@@ -485,8 +486,9 @@ function trickView(r, reply, trick, t) {
   const plays = trickPlays(trick);
   const last = t === TRICKS - 1;
   let points = plural(TEXT.points, trick.points);
-  if (last && trick.roem) points = fill(TEXT.pointsLastRoem, { points, roem: trick.roem });
-  else if (last) points = fill(TEXT.pointsLast, { points });
+  const bonus = rulesCatalog()?.scoring.last_trick; // the server's (GET /rules)
+  if (last && trick.roem) points = fill(TEXT.pointsLastRoem, { points, last: bonus, roem: trick.roem });
+  else if (last) points = fill(TEXT.pointsLast, { points, last: bonus });
   else if (trick.roem) points = fill(TEXT.pointsRoem, { points, roem: trick.roem });
   const how = (order, seat) => fill(TEXT[order === 1 ? 'led' : `played${order}`], { who: who(r, reply, seat) });
   return [
