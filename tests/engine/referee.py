@@ -52,6 +52,22 @@ def roem_parts(cards: list[str], trump: str) -> dict[str, int]:
     return {"run": run, "four": four, "stuk": stuk}
 
 
+def roem_cards(cards: list[str], trump: str, parts: dict[str, int]) -> list[str]:
+    """The cards behind a trick's roem ``parts``, in play order: the run's (three or four of
+    one suit in a row of the natural order), all four of a kind, stuk's trump K and Q."""
+    marked = set(cards) if parts["four"] else set()
+    if parts["run"]:
+        length = 4 if parts["run"] == 50 else 3
+        for suit in "cdhs":
+            for start in range(len(NATURAL_ORDER) - length + 1):
+                run = {rank + suit for rank in NATURAL_ORDER[start : start + length]}
+                if run <= set(cards):
+                    marked |= run
+    if parts["stuk"]:
+        marked |= {"K" + trump, "Q" + trump}
+    return [c for c in cards if c in marked]
+
+
 def deal_score(
     chooser: int, won: list[int], points: list[int], roem: list[int], pit_bonus: str
 ) -> dict[str, Any]:
@@ -75,6 +91,7 @@ def deal_score(
         "nat": nat,
         "pit": pit,
         "score": score,
+        "bonus": bonus,
     }
 
 
@@ -114,6 +131,7 @@ class Referee:
         number = len(self.history)
         assert e["number"] == number
         assert e["dealer"] == (self.first_dealer + number) % 4, "the dealer moves clockwise"
+        assert e["hand_sizes"] == [8, 8, 8, 8], "eight cards each"
         self.deal = {
             "dealer": e["dealer"],
             "leader": (e["dealer"] + 1) % 4,  # left of the dealer leads the first trick
@@ -153,6 +171,7 @@ class Referee:
             "points": sum(card_points(c, trump) for c in cards),
             "roem": roem,
             "roem_parts": parts,
+            "roem_cards": roem_cards(cards, trump, parts),
         }
         number = len(self.tricks) + 1
         expected = {"type": "trick_taken", "number": number, **trick, "roem_pending": pending}
@@ -175,7 +194,8 @@ class Referee:
         if e["take"]:
             self.deal["roem"][last["winner"] % 2] += last["roem"]
         else:
-            self.tricks[-1] = last | {"roem": 0, "roem_parts": {"run": 0, "four": 0, "stuk": 0}}
+            none = {"run": 0, "four": 0, "stuk": 0}
+            self.tricks[-1] = last | {"roem": 0, "roem_parts": none, "roem_cards": []}
         self._after_trick()
 
     def _after_trick(self) -> None:
