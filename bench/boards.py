@@ -8,7 +8,7 @@ into a fresh SQLite file in one bulk transaction, starts a real server on it, th
 - ``day_page``: ``GET /leaderboard/daily?date=<a past day>&offset=<random>&limit=20``;
 - ``alltime_first``: the first ``GET /leaderboard/daily/alltime`` (it closes every loaded
   day into the all-time board, in the database), then ``alltime_page``: later pages;
-- ``record``: ``Store.finish_daily`` of a new finished game (the total, 16 deal scores and
+- ``record``: ``DailyStore.finish_daily`` of a new finished game (the total, 16 deal scores and
   the field, in one transaction: the board's part of a daily game's end);
 - ``daily_match``: the recording of one finished daily game as the server does it, its
   ending published to every subscriber (``MatchEnded``: the daily result, deal scores and
@@ -55,7 +55,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from server.app import Server
 from server.core.config import Settings
 from server.runtime.domain_events import MatchEnded
-from server.store.base import BOARD_MIN_MATCHES, DailyAttempt
+from server.store.daily import DailyAttempt
+from server.store.players import BOARD_MIN_MATCHES
 from tests.matches import ending, won_by
 
 DEALS = 16
@@ -198,16 +199,17 @@ async def run(args: argparse.Namespace) -> dict[str, object]:
         record = []
         for i in range(args.requests):
             attempt = DailyAttempt(today.isoformat(), f"p_{i:06}", f"r_new_{i}", 0.0)
-            await server.store.start_daily(attempt)
+            await server.stores.daily.start_daily(attempt)
             points = [rng.choice((0, 81, 162)) for _ in range(DEALS)]
             start = time.perf_counter()
-            await server.store.finish_daily(attempt.day, attempt.player_id, sum(points), points, 1)
+            daily = server.stores.daily
+            await daily.finish_daily(attempt.day, attempt.player_id, sum(points), points, 1)
             record.append((time.perf_counter() - start) * 1000)
         daily_match = []
         for i in range(args.requests):
             player = f"p_{(args.requests + i) % args.players:06}"
             attempt = DailyAttempt(today.isoformat(), player, f"r_daily_{i}", 0.0)
-            await server.store.start_daily(attempt)
+            await server.stores.daily.start_daily(attempt)
             seats = (player, None, None, None)
             event = MatchEnded(
                 attempt.room_id, None, **ending(won_by(i % 2, DEALS)), players=seats,
@@ -216,7 +218,7 @@ async def run(args: argparse.Namespace) -> dict[str, object]:
             start = time.perf_counter()
             await server.events.publish(event)
             daily_match.append((time.perf_counter() - start) * 1000)
-        finished = await server.store.daily_finished(today.isoformat())
+        finished = await server.stores.daily.daily_finished(today.isoformat())
         if finished != 2 * args.requests:  # each game recorded, or the figure means nothing
             raise SystemExit(f"{finished} daily games recorded, not {2 * args.requests}")
         rated = min(args.rated, args.players)

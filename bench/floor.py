@@ -12,7 +12,7 @@ on this stack must: websockets (the same version and settings as ``klaverjas ser
 uvloop) receives one text frame from a seat, and sends one frame of ``--frame`` bytes to each
 of the table's four connections the way :class:`server.connection.Client` does (websockets'
 synchronous ``broadcast``).  With ``--durable`` it first appends the frame to a room log
-through :class:`server.store.sqlite.SqliteStore` (WAL, ``synchronous=FULL``, the server's
+through :class:`server.store.sqlite.SqliteDatabase` (WAL, ``synchronous=FULL``, the server's
 default commit pace) and awaits the commit, as every accepted move is.  No parsing, rules,
 projection, JSON or bookkeeping: what ``bench/load.py`` measures above this floor is the
 server's own work.
@@ -50,11 +50,11 @@ async def serve(port: int, db: str | None, frame_bytes: int) -> None:
     from websockets.asyncio.server import broadcast
     from websockets.asyncio.server import serve as ws_serve
 
-    from server.store.sqlite import SqliteStore
+    from server.store.sqlite import SqliteDatabase
 
     store = None
     if db is not None:
-        store = SqliteStore(db, pace=0.002)  # Settings.commit_pace's default
+        store = SqliteDatabase(db, pace=0.002)  # Settings.commit_pace's default
         await store.open()
     tables: dict[str, list] = {}
     versions: dict[str, int] = {}

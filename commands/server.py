@@ -26,7 +26,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from server.core.config import Settings
     from server.core.logs import configure
     from server.core.tidy import tend_collector
-    from server.store.base import StoreError
+    from server.store import StoreError
     from server.tournament.schedule import parse_schedule
 
     settings = Settings.from_env(host=args.host, port=args.port, db=args.db)
@@ -83,8 +83,7 @@ def cmd_tournament_schedule(args: argparse.Namespace) -> int:
     from datetime import UTC, datetime
 
     from server.core.config import Settings
-    from server.store.base import StoreError
-    from server.store.factory import open_store
+    from server.store import StoreError, open_stores
     from server.tournament.schedule import new_tournament, parse_time
 
     settings = Settings.from_env(db=args.db)
@@ -107,17 +106,17 @@ def cmd_tournament_schedule(args: argparse.Namespace) -> int:
         )
 
     async def run() -> str:
-        store = open_store(settings)
+        stores = open_stores(settings)
         try:
-            await store.open()
+            await stores.open()
         except StoreError as err:
             raise UsageError(f"cannot open the database {where}: {unwrap(err)}") from None
         try:
             tid, _ = await new_tournament(
-                store, args.format, start, args.fill_with_cpu, False, args.repeat, now
+                stores.tournaments, args.format, start, args.fill_with_cpu, False, args.repeat, now
             )
         finally:
-            await store.close()
+            await stores.close()
         return tid
 
     tid = asyncio.run(run())

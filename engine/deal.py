@@ -9,8 +9,10 @@ Phases and their transitions (the only place they change):
     PLAY  --4th card of trick 8, no claim--> DONE ; otherwise --> PLAY
     CLAIM --take/leave--> PLAY, or DONE after trick 8
 
-:meth:`Deal.apply` validates and returns events; ``choose``, ``pass_``, ``play`` and
-``decide`` are the trusted fast path that replay and playouts use.
+:meth:`Deal.apply` validates and returns events; :meth:`Deal.perform` returns the events
+of an action already checked (the server's accepted actions, replays of its logs); and
+``choose``, ``pass_``, ``play`` and ``decide``, without events, are the fast path that
+playouts use.
 """
 
 from __future__ import annotations
@@ -198,6 +200,20 @@ class Deal:
         """Check ``action`` by ``seat``, apply it and return its events; else raise and
         leave the deal unchanged."""
         self.check(seat, action)
+        return self.perform(seat, action)
+
+    def _why_not_trump(self, action: Action) -> str:
+        if action.kind is Kind.PASS:
+            return "you must name trump: passing is not allowed now"
+        if self.turned is not None and not self.forced:
+            return f"only {SUIT_NAMES[self.turned >> 3]} (the turned card's suit) or pass"
+        return f"{SUIT_NAMES[action.value]} may not be named: the turned card's suit was refused"
+
+    # -- trusted fast path ---------------------------------------------------------------
+
+    def perform(self, seat: int, action: Action) -> list[Event]:
+        """Apply ``action`` by ``seat`` that :meth:`check` has accepted, unchecked, and
+        return its events (replays and the server's accepted actions: checked once)."""
         kind = action.kind
         if kind is Kind.PLAY:
             before = len(self.tricks)
@@ -217,15 +233,6 @@ class Deal:
         roem = self.tricks[-1].roem
         self.decide(kind is Kind.TAKE)
         return [RoemDecided(seat, kind is Kind.TAKE, roem)]
-
-    def _why_not_trump(self, action: Action) -> str:
-        if action.kind is Kind.PASS:
-            return "you must name trump: passing is not allowed now"
-        if self.turned is not None and not self.forced:
-            return f"only {SUIT_NAMES[self.turned >> 3]} (the turned card's suit) or pass"
-        return f"{SUIT_NAMES[action.value]} may not be named: the turned card's suit was refused"
-
-    # -- trusted fast path ---------------------------------------------------------------
 
     def pass_(self) -> None:
         self.actions.append(PASS)

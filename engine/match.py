@@ -68,9 +68,13 @@ class Match:
 
     def apply(self, seat: int, action: Action) -> list[Event]:
         """Validate and apply ``action`` by ``seat``; return every event it caused."""
-        if self.over:
-            raise GameOver("the match is over")
-        events = self.deal.apply(seat, action)
+        self.check(seat, action)
+        return self.perform(seat, action)
+
+    def perform(self, seat: int, action: Action) -> list[Event]:
+        """Apply ``action`` by ``seat`` that :meth:`check` has accepted, unchecked (the
+        trusted path: an accepted action, or a log written only of accepted ones)."""
+        events = self.deal.perform(seat, action)
         self.actions.append(action)
         if self.deal.phase is Phase.DONE:
             events.extend(self._end_deal())

@@ -26,7 +26,6 @@ from .core.lru import Lru
 from .core.metrics import Metrics
 from .core.tidy import Tidy
 from .daily import Daily
-from .daily.days import closes_at
 from .edge.connection import Client
 from .edge.keepalive import Keepalive
 from .edge.limits import Connections, FailedAttempts
@@ -44,8 +43,7 @@ from .runtime.peer import CLOSE_POLICY, CLOSE_RESTART, CLOSE_TRY_LATER
 from .runtime.ports import Ports
 from .runtime.router import ROOM, TOURNAMENT, Ref, Router
 from .scoresheet.sheets import Sheets
-from .store.base import Store, StoreError
-from .store.factory import open_store
+from .store import StoreError, Stores, open_stores
 from .table.rematch import Rematches
 from .table.room import PLAYING
 from .table.rooms import Rooms
@@ -56,53 +54,53 @@ HARD_FRAME_LIMIT = 64 * 1024  # beyond this websockets closes with 1009; up to i
 
 class Server:
     def __init__(
-        self, settings: Settings, store: Store | None = None, clock: Clock | None = None
+        self, settings: Settings, stores: Stores | None = None, clock: Clock | None = None
     ) -> None:
         self.settings = settings
-        self.store = store = store if store is not None else open_store(settings)
+        self.stores = stores = stores if stores is not None else open_stores(settings)
         self.clock = clock = clock or RealClock()
         self.metrics = Metrics()
         self.lobby = Lobby(clock.now)
         self.events = Events()
-        self.identity = Identity(store, Lru(NICKNAMES_CACHED), clock.wall)
+        self.identity = Identity(stores.identities, Lru(NICKNAMES_CACHED), clock.wall)
         self.cluster: ClusterRouter | None = None
         if settings.redis_url:  # a cluster: the nodes share out the live actors
             self.cluster = ClusterRouter(
-                settings, store, self.lobby, self.identity.nicknames, self.metrics
+                settings, stores.logs, self.lobby, self.identity.nicknames, self.metrics
             )
         self.router: Router = self.cluster or Router()
-        journal = Journal(store, self._fenced, self._behind)
+        journal = Journal(stores.logs, stores.rooms, stores.tournaments, self._fenced, self._behind)
         self.bots = Bots(
             settings.bot_workers, settings.bot_queue, settings.bot_budget, self.metrics,
             settings.cpu_delay,
         )  # this node's own pool of search processes  # fmt: skip
         ports = Ports(
             settings, clock, journal, self.router, self.events, self.identity.nicknames,
-            self.metrics, self.bots, lambda day: closes_at(day, settings.daily_grace),
+            self.metrics, self.bots,
         )  # fmt: skip
-        self.rooms = Rooms(ports, store, self.identity)
-        self.tournaments = Tournaments(ports, store, self.identity, self.rooms)
-        self.sheets = Sheets(ports, store, self.identity)
+        self.rooms = Rooms(ports, stores.rooms, self.identity)
+        self.tournaments = Tournaments(ports, stores.tournaments, self.identity, self.rooms)
+        self.sheets = Sheets(ports, stores.sheets, self.identity)
         self.router.register(self.rooms)
         self.router.register(self.tournaments)
         self.router.register(self.sheets)
-        self.daily = Daily(ports, store, self.rooms)
+        self.daily = Daily(ports, stores.daily, stores.rooms, self.rooms)
         self.lobby.subscribe(self.events)
         self.tournaments.subscribe(self.events)
         self.daily.subscribe(self.events)
-        self.players = Players(ports, store, self.daily)
+        self.players = Players(ports, stores.players, self.daily)
         self.players.subscribe(self.events)
-        reviews = Reviews(store, self.bots, self.daily)
-        rematches = Rematches(store, self.rooms, self.lobby)
+        reviews = Reviews(stores.rooms, self.bots, self.daily)
+        rematches = Rematches(stores.rooms, self.rooms, self.lobby)
         attempts = FailedAttempts(settings.attempts, settings.attempts_window, clock.now)
         self.keepalive = Keepalive(settings.ping_interval, settings.ping_timeout)
         self.session = Session(
-            self.router, self.lobby, self.identity, self.rooms, store, self.daily, reviews,
+            self.router, self.lobby, self.identity, self.rooms, stores.rooms, self.daily, reviews,
             rematches, self.players, self.sheets, attempts, self.keepalive,
         )  # fmt: skip
         self.http = Endpoints(
-            self.router, self.metrics, store, self.daily, self.players, self.sheets,
-            Invites(store, self.lobby.directory), attempts,
+            self.router, self.metrics, stores.rooms, stores.identities, self.daily,
+            self.players, self.sheets, Invites(stores.rooms, self.lobby.directory), attempts,
             self.cluster.node if self.cluster else None,
             frozenset(o.strip() for o in settings.allowed_origins.split(",") if o.strip()),
             settings.trust_forwarded,
@@ -142,7 +140,7 @@ class Server:
             asyncio.get_running_loop().create_task(self.router.reload(actor, followers))
 
     async def start(self) -> None:
-        await self.store.open()
+        await self.stores.open()
         if self.settings.redis_url and not self.settings.database_url:
             raise RuntimeError("a cluster (KLAVERJAS_REDIS_URL) needs a shared PostgreSQL")
         if self.cluster is not None:
@@ -196,7 +194,7 @@ class Server:
         await self.keepalive.stop()
         await self.bots.close()  # the actors are stopped: no search is waited for
         await self.tidy.stop()
-        await self.store.close()
+        await self.stores.close()
         if self._unwatch_gc is not None:
             self._unwatch_gc()
         log.info("server_stopped")

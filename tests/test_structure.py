@@ -123,7 +123,7 @@ def test_the_graph_sees_imports_of_every_kind() -> None:
     g = graph()
     assert "server.runtime.router" in g["server.app"]  # a plain import at the top
     assert "server.runtime.peer" in g["server.runtime.router"]  # only for type checking
-    assert "server.store.sqlite" in g["server.store.factory"]  # an import inside a function
+    assert "server.store.sqlite" in g["server.store.database"]  # an import inside a function
     assert cycle_from({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
     assert cycle_from({"a": {"b"}, "b": set()}) is None
     packages = package_graph({"server.table.x": {"server.lobby.y", "server.table.z"}})

@@ -51,7 +51,7 @@ from ..runtime.actor import Actor
 from ..runtime.actor_messages import Message
 from ..runtime.peer import CLOSE_TRY_LATER, Peer
 from ..runtime.router import FORWARDED, ROOM, TOURNAMENT, Ref, Route, Router
-from ..store.base import StoreError
+from ..store.errors import StoreError
 from .bus import Bus
 from .envelope import (
     Batch,
@@ -75,7 +75,7 @@ from .remote import RemoteClient
 
 if TYPE_CHECKING:
     from ..lobby import Lobby
-    from ..store.base import Store
+    from ..store.logs import LogStore
 
 # Renew every lease that is ours (or take it back after Redis lost it); return the lost.
 _RENEW = """
@@ -102,7 +102,7 @@ class ClusterRouter(Router):
     """The router of one node among several (see :class:`server.router.Router`)."""
 
     def __init__(
-        self, settings: Settings, store: Store, lobby: Lobby, names: MutableMapping[str, str],
+        self, settings: Settings, store: LogStore, lobby: Lobby, names: MutableMapping[str, str],
         metrics: Metrics,
     ) -> None:  # fmt: skip
         super().__init__()

@@ -32,17 +32,20 @@ from ..core.ids import new_id
 from ..core.levels import STRONG
 from ..core.logs import log
 from ..runtime.domain_events import Events, MatchEnded
-from ..runtime.router import ROOM, Ref
-from ..store.base import DailyAttempt, DailyRow, StoreError
+from ..store.daily import DailyAttempt, DailyRow
+from ..store.errors import StoreError
 from ..table import room_entries as entries
 from ..table.room import LIVE, Room
+from ..table.room_entries import DAILY
+from ..table.rooms import AgainstCpus
 from ..wire import protocol as p
-from .days import daily_seed, day_of, moment, previous, streak
+from .days import closes_at, daily_seed, day_of, moment, previous, streak
 
 if TYPE_CHECKING:
     from ..runtime.peer import Peer
     from ..runtime.ports import Ports
-    from ..store.base import Store
+    from ..store.daily import DailyStore
+    from ..store.rooms import RoomStore
     from ..table.rooms import Rooms
 
 ALLTIME_MIN_DAYS = 5  # days played before a player appears on the all-time board
@@ -52,9 +55,12 @@ STREAK_DAYS = 1000  # the longest streak counted
 
 
 class Daily:
-    def __init__(self, ports: Ports, store: Store, rooms: Rooms) -> None:
+    def __init__(
+        self, ports: Ports, store: DailyStore, room_store: RoomStore, rooms: Rooms
+    ) -> None:
         self.ports = ports
         self.store = store
+        self.room_store = room_store  # the attempts' rooms, their logs and records
         self.rooms = rooms
         self._secret: str | None = ports.settings.daily_secret
 
@@ -88,29 +94,25 @@ class Daily:
                 "daily_played", f"you have played the daily game of {day}: the next one "
                 "starts at midnight UTC",
             )  # fmt: skip
-        room = await self.store.room(attempt.room_id)
+        room = await self.room_store.room(attempt.room_id)
         if room is None:
-            first = entries.Created(
-                player, f"Daily game {day}", self.rules, MOVE_SECONDS, True, None,
-                await self.seed(day), seats=(player, None, None, None), cpu_level=STRONG,
-                mode=entries.DAILY, day=day,
+            game = AgainstCpus(
+                f"Daily game {day}", self.rules, MOVE_SECONDS, await self.seed(day), STRONG,
+                DAILY, day, self.closes_at(day),
             )  # fmt: skip
             try:
-                actor = await self.rooms.open_game(player, first, attempt.room_id)
+                await self.rooms.play_against_cpus(peer, game, attempt.room_id)
+                return
             except StoreError:  # another connection of the player made it meanwhile
                 pass
-            else:
-                await actor.call(lambda: actor.watch(peer))
-                return
         elif room.status not in LIVE:  # closed: its match never ended
             raise p.ProtocolError("daily_played", f"you have played the daily game of {day}")
-        resume = p.Resume(type="resume", room_id=attempt.room_id)
-        await self.ports.router.run(Ref(ROOM, attempt.room_id), peer, resume)
+        await self.rooms.enter(peer, attempt.room_id)
 
     async def ended(self, event: MatchEnded) -> None:
         """A daily game ended: its total and deal scores join the day's board (once), if its
         player made every own move."""
-        if event.mode != entries.DAILY or event.day is None or event.players[0] is None:
+        if event.mode != DAILY or event.day is None or event.players[0] is None:
             return
         if event.players[0] in event.stood_in:  # (a log from before nobody stood in)
             log.warning("daily_not_ranked", day=event.day, room_id=event.room_id)
@@ -130,9 +132,9 @@ class Daily:
         attempt = await self.store.daily_attempt(day, player)
         if attempt is None or attempt.finished:
             return attempt
-        if await self.store.match(attempt.room_id) is None:
+        if await self.room_store.match(attempt.room_id) is None:
             return attempt
-        logged = [entries.decode(e.entry) for e in await self.store.log(attempt.room_id)]
+        logged = [entries.decode(e.entry) for e in await self.room_store.log(attempt.room_id)]
         room = await asyncio.to_thread(Room.from_log, attempt.room_id, logged)
         if room.match is None or 0 in room.stood_in:
             return attempt
@@ -144,7 +146,7 @@ class Daily:
 
     def closes_at(self, day: str) -> float:
         """When ``day``'s games close and its results are revealed (epoch seconds)."""
-        return self.ports.day_closes(day)
+        return closes_at(day, self.ports.settings.daily_grace)
 
     def revealed(self, day: str) -> bool:
         """Whether ``day``'s games are closed and its results shown to everyone."""

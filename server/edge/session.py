@@ -22,7 +22,7 @@ from ..players.service import Players
 from ..records.review import Reviews
 from ..runtime.router import ROOM, SHEET, TOURNAMENT, Ref, Router
 from ..scoresheet.sheets import Sheets
-from ..store.base import Store
+from ..store.rooms import RoomStore
 from ..table.rematch import Rematches
 from ..table.rooms import Rooms
 from ..wire import protocol as p
@@ -50,7 +50,7 @@ class Session:
     lobby: Lobby
     identity: Identity
     rooms: Rooms
-    store: Store
+    store: RoomStore  # the records of finished matches
     daily: Daily
     reviews: Reviews
     rematches: Rematches

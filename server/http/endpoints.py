@@ -34,7 +34,8 @@ if TYPE_CHECKING:
     from ..lobby.invites import Invites
     from ..players.service import Players
     from ..scoresheet.sheets import Sheets
-    from ..store.base import Store
+    from ..store.identities import IdentityStore
+    from ..store.rooms import RoomStore
 
 PUBLIC_BOARD = "public, max-age=60"  # a past day's late finishers still join its board
 PUBLIC_PLAYERS = "public, max-age=30"  # the rating board and profiles
@@ -42,13 +43,15 @@ PUBLIC_PLAYERS = "public, max-age=30"  # the rating board and profiles
 
 class Endpoints:
     def __init__(
-        self, router: Router, metrics: Metrics, store: Store, daily: Daily, players: Players,
-        sheets: Sheets, invites: Invites, attempts: FailedAttempts, node: str | None,
+        self, router: Router, metrics: Metrics, store: RoomStore, identities: IdentityStore,
+        daily: Daily, players: Players, sheets: Sheets, invites: Invites,
+        attempts: FailedAttempts, node: str | None,
         origins: frozenset[str] = frozenset(), trust_forwarded: bool = False,
     ) -> None:  # fmt: skip
         self.router = router
         self.metrics = metrics
-        self.store = store
+        self.store = store  # the records of finished matches
+        self.identities = identities
         self.daily = daily
         self.players = players
         self.sheets = sheets
@@ -210,7 +213,7 @@ class Endpoints:
         kind, _, token = auth.partition(" ")
         if kind.lower() != "bearer" or not 16 <= len(token) <= 128:
             raise ProtocolError("bad_token", "Authorization: Bearer <your token>")
-        player = await self.store.player_by_token_hash(hash_token(token))
+        player = await self.identities.player_by_token_hash(hash_token(token))
         if player is None:
             raise ProtocolError("bad_token", "unknown token")
         return player.id

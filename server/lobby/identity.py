@@ -10,7 +10,7 @@ from collections.abc import MutableMapping
 
 from ..core.ids import hash_token, new_id, new_token
 from ..core.text import check_name
-from ..store.base import PlayerRow, Store
+from ..store.identities import IdentityStore, PlayerRow
 from ..wire.protocol import ProtocolError
 
 NICKNAME_LENGTH = (2, 24)
@@ -40,7 +40,9 @@ def check_nickname(text: str) -> str:
 
 
 class Identity:
-    def __init__(self, store: Store, nicknames: MutableMapping[str, str], wall: object) -> None:
+    def __init__(
+        self, store: IdentityStore, nicknames: MutableMapping[str, str], wall: object
+    ) -> None:
         self.store = store
         self.nicknames = nicknames
         self._wall = wall

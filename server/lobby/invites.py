@@ -11,7 +11,7 @@ from ..core.errors import Refused
 from ..core.ids import normalize_code
 
 if TYPE_CHECKING:
-    from ..store.base import Store
+    from ..store.rooms import RoomStore
     from .directory import Directory
 
 # The fields of a room's summary an invite tells; of each seat, these.
@@ -20,7 +20,7 @@ SEAT_FIELDS = ("nickname", "cpu", "level", "cpu_name")
 
 
 class Invites:
-    def __init__(self, store: Store, directory: Directory) -> None:
+    def __init__(self, store: RoomStore, directory: Directory) -> None:
         self.store = store
         self.directory = directory  # every live room's summary, on every node
 

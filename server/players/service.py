@@ -27,7 +27,7 @@ from engine import Match
 
 from ..core.logs import log
 from ..runtime.domain_events import Events, MatchEnded, TournamentEnded
-from ..store.base import (
+from ..store.players import (
     BOARD_MIN_MATCHES,
     Belief,
     MatchResult,
@@ -44,7 +44,7 @@ from .stats import seat_stats
 if TYPE_CHECKING:
     from ..daily import Daily
     from ..runtime.ports import Ports
-    from ..store.base import MatchLine, Profile, Store
+    from ..store.players import MatchLine, PlayerStore, Profile
 
 RECENT = 20  # ratings and tournament places a profile shows, the latest first
 
@@ -103,7 +103,7 @@ def rater(e: MatchEnded) -> Rater:
 
 
 class Players:
-    def __init__(self, ports: Ports, store: Store, daily: Daily) -> None:
+    def __init__(self, ports: Ports, store: PlayerStore, daily: Daily) -> None:
         self.ports = ports
         self.store = store
         self.daily = daily

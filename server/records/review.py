@@ -17,7 +17,8 @@ from ..wire.protocol import ProtocolError
 if TYPE_CHECKING:
     from ..daily import Daily
     from ..runtime.bots import Bots
-    from ..store.base import LogEntry, Store
+    from ..store.logs import LogEntry
+    from ..store.rooms import RoomStore
 
 
 def starting_seats(room_id: str, log: list[LogEntry]) -> list[str | None]:
@@ -31,7 +32,7 @@ def starting_seats(room_id: str, log: list[LogEntry]) -> list[str | None]:
 
 
 class Reviews:
-    def __init__(self, store: Store, bots: Bots, daily: Daily) -> None:
+    def __init__(self, store: RoomStore, bots: Bots, daily: Daily) -> None:
         self.store = store
         self.bots = bots
         self.daily = daily

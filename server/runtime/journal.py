@@ -16,20 +16,26 @@ from typing import Any
 
 from ..core.errors import room_unavailable, storage_unavailable
 from ..core.logs import log
-from ..store.base import Fenced, Store, StoreError, VersionConflict
+from ..store.errors import Fenced, StoreError, VersionConflict
+from ..store.logs import LogStore
+from ..store.rooms import RoomStore
+from ..store.tournaments import TournamentStore
 
 
 class Journal:
     def __init__(
-        self, store: Store, lost: Callable[[str], None], behind: Callable[[str], None]
-    ) -> None:
-        self.store = store
+        self, logs: LogStore, rooms: RoomStore, tournaments: TournamentStore,
+        lost: Callable[[str], None], behind: Callable[[str], None],
+    ) -> None:  # fmt: skip
+        self.logs = logs
+        self.rooms = rooms
+        self.tournaments = tournaments
         self._lost = lost  # called with a key whose append was fenced off
         self._behind = behind  # called with a key whose log is ahead of its actor
 
     async def append(self, key: str, version: int, entry: dict[str, Any], epoch: int | None):
         try:
-            await self.store.append(key, version, entry, epoch=epoch)
+            await self.logs.append(key, version, entry, epoch=epoch)
         except Fenced:
             log.warning("fenced", key=key, epoch=epoch)
             self._lost(key)
@@ -45,29 +51,29 @@ class Journal:
     async def save_match(self, room_id: str, record: dict[str, Any]) -> None:
         """Store a finished match's record once (idempotent)."""
         try:
-            if await self.store.match(room_id) is None:
-                await self.store.save_match(room_id, room_id, record)
+            if await self.rooms.match(room_id) is None:
+                await self.rooms.save_match(room_id, room_id, record)
         except StoreError as err:
             log.error("save_match_failed", room_id=room_id, error=str(err))
             raise storage_unavailable() from None
 
     async def set_room_status(self, room_id: str, status: str) -> None:
         try:
-            row = await self.store.room(room_id)
+            row = await self.rooms.room(room_id)
             if row is not None and row.status != status:
-                await self.store.set_room_status(room_id, status)
+                await self.rooms.set_room_status(room_id, status)
         except StoreError as err:
             raise storage_unavailable() from err
 
     async def set_tournament_status(self, tournament_id: str, status: str) -> None:
         try:
-            await self.store.set_tournament_status(tournament_id, status)
+            await self.tournaments.set_tournament_status(tournament_id, status)
         except StoreError as err:
             raise storage_unavailable() from err
 
     async def record(self, match_id: str) -> dict[str, Any] | None:
         """A finished match's record, if it is stored."""
         try:
-            return await self.store.match(match_id)
+            return await self.rooms.match(match_id)
         except StoreError as err:
             raise storage_unavailable() from err

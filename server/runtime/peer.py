@@ -15,7 +15,7 @@ from pydantic_core import to_json
 
 from ..core.errors import Refused, Unavailable, storage_unavailable
 from ..core.logs import log
-from ..store.base import StoreError
+from ..store.errors import StoreError
 
 CLOSE_POLICY = 1008  # abuse: too many refused messages in a row
 CLOSE_ERROR = 1011  # our bug while handling a message

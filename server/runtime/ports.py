@@ -6,7 +6,7 @@ the server that composes them.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -30,4 +30,3 @@ class Ports:
     names: Mapping[str, str]  # player id -> nickname, for summaries
     metrics: Metrics
     bots: Bots  # CPU decisions and hints, searched in worker processes
-    day_closes: Callable[[str], float]  # when a day's daily games close (epoch: server.daily)

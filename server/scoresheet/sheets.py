@@ -16,7 +16,7 @@ from ..core.errors import room_unavailable
 from ..core.ids import new_id, new_invite_code, normalize_code
 from ..core.lru import Lru
 from ..runtime.router import SHEET, Ref
-from ..store.base import SheetRow
+from ..store.sheets import SheetRow
 from ..wire import protocol as p
 from . import sheet_entries as entries
 from .sheet import Draft, Sheet, SheetError, created
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from ..lobby import Identity
     from ..runtime.peer import Peer
     from ..runtime.ports import Ports
-    from ..store.base import Store
+    from ..store.sheets import SheetStore
 
 
 CODES_CACHED = 4096  # the codes looked up lately, kept (an older one is looked up again)
@@ -35,7 +35,7 @@ CODES_CACHED = 4096  # the codes looked up lately, kept (an older one is looked 
 class Sheets:
     name = SHEET
 
-    def __init__(self, ports: Ports, store: Store, identity: Identity) -> None:
+    def __init__(self, ports: Ports, store: SheetStore, identity: Identity) -> None:
         self.ports = ports
         self.store = store
         self.identity = identity

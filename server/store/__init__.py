@@ -1,5 +1,7 @@
-"""Durable storage behind one interface: SQLite (embedded default) or PostgreSQL."""
+"""Durable storage: a store per feature, each on one database, SQLite (embedded default)
+or PostgreSQL (see ``docs/architecture.md``)."""
 
-from .base import Fenced, LogEntry, PlayerRow, RoomRow, Store, StoreError, VersionConflict
+from .errors import Fenced, StoreError, VersionConflict
+from .stores import Stores, open_stores
 
-__all__ = ["Fenced", "LogEntry", "PlayerRow", "RoomRow", "Store", "StoreError", "VersionConflict"]
+__all__ = ["Fenced", "StoreError", "Stores", "VersionConflict", "open_stores"]

@@ -15,7 +15,7 @@ import secrets
 from typing import TYPE_CHECKING, Any
 
 from ..core.ids import new_id, new_invite_code
-from ..store.base import StoreError
+from ..store.errors import StoreError
 from ..wire import protocol as p
 from . import room_entries as entries
 from .room import Room
@@ -23,7 +23,7 @@ from .room import Room
 if TYPE_CHECKING:
     from ..lobby import Lobby
     from ..runtime.peer import Peer
-    from ..store.base import Store
+    from ..store.rooms import RoomStore
     from .rooms import Rooms
 
 
@@ -56,7 +56,7 @@ def rotated(room: Room) -> list[entries.Entry]:
 
 
 class Rematches:
-    def __init__(self, store: Store, rooms: Rooms, lobby: Lobby) -> None:
+    def __init__(self, store: RoomStore, rooms: Rooms, lobby: Lobby) -> None:
         self.store = store
         self.rooms = rooms
         self.lobby = lobby

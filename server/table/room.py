@@ -1,7 +1,8 @@
 """A room as a pure state machine folded from its durable log.
 
-Pure (no I/O, no clock).  Every rule of the room lives here: who may sit, ready, act or
-leave; when the match starts; when a seat is marked away and back; when the room closes.
+Pure (no I/O, no clock: the time and who follows the room are arguments).  Every rule of
+the room lives here: who may come in, sit, ready, act or leave; when the match starts; when
+a seat is marked away and back; when the room closes or passes to another owner.
 A *transition* (``take_seat``, ``act``, ``expire``, ...) validates a command against the
 state and returns the entries it writes, or raises :class:`RoomError`; :meth:`Room.apply`
 folds one entry in and returns the engine events it caused; :meth:`Room.follow_up` is what
@@ -21,21 +22,30 @@ Transitions, in one table (command: entries written | refusals)::
     remove(p, s)      Seated(s, None)             | not_owner room_started seat_empty
                                                     cannot_remove_self
     ready(p, r)       Readied(s, r) if it changes | room_started not_seated
+    admit(p, i)       nothing                     | solo_game invite_required
     act(p, a, v)      [Away(s, False) +] Acted(s, a, player)
-                                                  | not_playing not_seated deal_pause
-                                                    stale_version bad_notation + the
-                                                    engine's refusals
+                                                  | not_a_member not_playing not_seated
+                                                    deal_pause stale_version bad_notation
+                                                    + the engine's refusals
     continue_(p)      Seen(s) while the room pauses between deals and s has not seen
-                      the deal's result yet; else nothing | not_seated
+                      the deal's result yet; else nothing | not_a_member not_seated
     end_pause()       Resumed() while the room pauses (its time ran out)
-    abandon()         Closed() while open (its seated players have all been gone a while)
-    close_day()       Closed() while live (a daily game whose day and grace are over: it
-                      ends unfinished, with no result; the actor's timer)
-    pass_owner(c)     Owned(h) while open, h the next player seated clockwise from the
-                      owner's seat (from seat 0 if it holds none) among the connected c;
-                      else nothing (the owner left without a seat, or has been gone a while)
-    back(p)           Away(s, False) if away      | not_seated
-    resume(p)         Away(s, False) if seated and away
+    attendance(c, t)  nothing: keeps since when an open room has had none of its players
+                      among the connected c, and its owner gone (from t); says when to
+                      look again (abandon, pass_owner)
+    abandon(t)        Closed() while open and unattended for `abandon_after` at t
+    close(t)          Closed() while live and its closing time (`closes_at`) is past at t:
+                      it ends unfinished, with no result
+    pass_owner(c, t)  Owned(h) while open and its owner gone for `abandon_after` at t (or at
+                      once, t None: it left holding no seat), h the next player seated
+                      clockwise from the owner's seat (from seat 0 if it holds none) among
+                      the connected c; else nothing
+    back(p)           Away(s, False) if away      | not_a_member not_seated
+    resume(p)         Away(s, False) if seated and away | not_a_member (a private room's
+                                                    stranger)
+                      (act, continue_, back and resume at or after the room's closing time
+                      write Closed() instead: nothing is played once it is over)
+    chat(p)           nothing                     | not_a_member
     expire(d, a)      Acted(turn, a, cpu|timeout) [+ Away(turn, True) after `away_after`
                       timeouts in a row]; nothing once `d` is no longer the decision due
                                                   | the engine's refusals (`a` not legal)
@@ -47,7 +57,8 @@ Transitions, in one table (command: entries written | refusals)::
 
 In the daily game nobody plays a player's moves (``stands_in`` is false): when its time runs
 out the player is marked away (``time_out``) and the game waits for it, with no timer, until
-it acts or comes back, or its day's games close (``close_day``); so a daily result holds
+it acts or comes back, or its closing time (``closes_at``, the day's games' end) passes
+(``close``); so a daily result holds
 only its player's own moves.  ``stood_in`` keeps the seats whose player had a move made for
 them (by a room of another kind, or a log written before this rule).
 
@@ -60,8 +71,10 @@ Queries that say what to compute, outside the fold (a search runs in a worker pr
 ``decision_due()`` is the :class:`Decision` the server takes next (a CPU's move, an away
 seat's, or a timeout's once the actor's deadline passes; None for a player nobody may play
 for), which ``expire`` then writes;
-``hint(p)`` is the decision a hint advises on, or refuses: hints_not_allowed not_playing
-not_seated not_your_turn.
+``hint(p)`` is the decision a hint advises on, or refuses: not_a_member hints_not_allowed
+not_playing not_seated not_your_turn.  The commands of a connection say whether it
+follows the room (``follows``: a member; the actor knows) and the time (``now``, wall
+seconds), so that the room refuses a stranger, and refuses play once it closed.
 """
 
 from __future__ import annotations
@@ -163,6 +176,13 @@ class Room:
     left_at: dict[int, int] = field(default_factory=dict)  # seat -> deals done when its
     # starter lost it to a CPU (a tournament player who left)
     pauses: bool = False  # between deals, wait for the players (a setting, not logged)
+    abandon_after: float = 120.0  # seconds an open room waits for its players or owner (a
+    # setting, not logged)
+    closes_at: float | None = None  # when a live room closes unfinished (wall seconds)
+    alone_since: float | None = None  # an open room: since when none of its players has
+    # followed it (not logged: counted from the server's start)
+    owner_gone_since: float | None = None  # an open room: since when its owner has not
+    # followed it (not logged)
     cpu_names: tuple[str | None, ...] | None = None  # names of its first CPUs, by seat
     waiting: frozenset[int] | None = None  # pausing: the seats yet to see the last deal
     stood_in: set[int] = field(default_factory=set)  # seats whose player had a move made
@@ -172,9 +192,10 @@ class Room:
 
     @classmethod
     def from_log(
-        cls, room_id: str, entries: list[Entry], away_after: int = 2, pauses: bool = False
-    ) -> Room:
-        """Rebuild a room by replaying its whole log."""
+        cls, room_id: str, entries: list[Entry], away_after: int = 2, pauses: bool = False,
+        abandon_after: float = 120.0,
+    ) -> Room:  # fmt: skip
+        """Rebuild a room by replaying its whole log (with the server's settings)."""
         first = entries[0]
         if not isinstance(first, Created):
             raise ValueError(f"room {room_id}: log does not start with 'created'")
@@ -182,6 +203,7 @@ class Room:
             room_id, first.owner, first.name, first.rules, first.move_seconds, first.private,
             first.invite_code, first.seed, first.tournament, away_after, first.mode,
             first.day, first.rated, version=1, pauses=pauses, cpu_names=first.cpu_names,
+            abandon_after=abandon_after, closes_at=first.closes_at,
         )  # fmt: skip
         for index, player in enumerate(first.seats or ()):
             cpu = player is None
@@ -344,7 +366,12 @@ class Room:
         seat = self._seated(player)
         return [] if self.seats[seat].ready == ready else [Readied(seat, ready)]
 
-    def act(self, player: str, text: str, version: int | None) -> list[Entry]:
+    def act(
+        self, player: str, text: str, version: int | None, *, follows: bool = True,
+        now: float | None = None,
+    ) -> list[Entry]:  # fmt: skip
+        if closing := self._command(follows, now):
+            return closing
         if self.status != PLAYING or self.match is None:
             raise RoomError("not_playing", f"no match is being played (the room is {self.status})")
         seat = self.seat_of(player)
@@ -365,16 +392,22 @@ class Room:
         except KlaverjasError as err:
             raise RoomError(err.code, str(err)) from None
         entries: list[Entry] = [Away(seat, False)] if self.seats[seat].away else []
-        entries.append(Acted(seat, str(action), "player"))
+        entries.append(Acted(seat, action, "player"))
         return entries
 
-    def back(self, player: str) -> list[Entry]:
+    def back(self, player: str, *, follows: bool = True, now: float | None = None) -> list[Entry]:
+        if closing := self._command(follows, now):
+            return closing
         seat = self._seated(player)
         return [Away(seat, False)] if self.seats[seat].away else []
 
-    def continue_(self, player: str) -> list[Entry]:
+    def continue_(
+        self, player: str, *, follows: bool = True, now: float | None = None
+    ) -> list[Entry]:
         """``player`` has seen the last deal's result (nothing when the room is not waiting
         for them)."""
+        if closing := self._command(follows, now):
+            return closing
         seat = self._seated(player)
         return [Seen(seat)] if self.waiting is not None and seat in self.waiting else []
 
@@ -382,35 +415,90 @@ class Room:
         """The pause between deals ran out of time."""
         return [Resumed()] if self.waiting is not None else []
 
-    def abandon(self) -> list[Entry]:
-        """An open room whose seated players have all been disconnected for a while (the
-        actor keeps that time) closes, and leaves the lobby's list."""
-        return [Closed()] if self.status == OPEN else []
+    def attendance(self, connected: frozenset[str], now: float) -> float | None:
+        """The players that follow the open room now are ``connected``: keep since when it
+        has had none of its seated players (or, with nobody seated, nobody at all) and
+        since when its owner has been gone, counted from ``now`` if that just began; the
+        time at which the room must look again (:meth:`abandon`, :meth:`pass_owner`), or
+        None."""
+        if self.status != OPEN:
+            return None
+        seated = {s.player for s in self.seats if s.player is not None}
+        alone = not (connected & seated) if seated else not connected
+        self.alone_since = (
+            (now if self.alone_since is None else self.alone_since) if alone else None
+        )
+        gone = self.owner not in connected
+        self.owner_gone_since = (
+            (now if self.owner_gone_since is None else self.owner_gone_since) if gone else None
+        )
+        if self.alone_since is not None:
+            return self.alone_since + self.abandon_after
+        if self.owner_gone_since is not None and self._successor(connected) is not None:
+            return self.owner_gone_since + self.abandon_after
+        return None
 
-    def close_day(self) -> list[Entry]:
-        """A daily game still running when its day's games close (the actor keeps that
-        time) is closed unfinished."""
-        return [Closed()] if self.live and self.mode == DAILY else []
+    def abandon(self, now: float) -> list[Entry]:
+        """An open room none of whose seated players has followed it for `abandon_after`
+        closes, and leaves the lobby's list."""
+        alone = self.alone_since
+        if self.status == OPEN and alone is not None and now >= alone + self.abandon_after:
+            return [Closed()]
+        return []
 
-    def pass_owner(self, connected: frozenset[str]) -> list[Entry]:
-        """The owner is gone (it left the room holding no seat, or none of its connections
-        has followed the room for a while): the room passes to the next player seated
-        clockwise from the owner's seat, or from seat 0 if it holds none, among the
-        ``connected`` (the actor knows who is); nothing if none of them is seated."""
+    def close(self, now: float) -> list[Entry]:
+        """A live room whose closing time has passed (a daily game when its day's games
+        close) is closed unfinished."""
+        due = self.closes_at is not None and now >= self.closes_at
+        return [Closed()] if self.live and due else []
+
+    def pass_owner(self, connected: frozenset[str], now: float | None = None) -> list[Entry]:
+        """The owner is gone, at once (``now`` None: it left the room holding no seat) or
+        for `abandon_after` at ``now``: the room passes to the next player seated clockwise
+        from the owner's seat, or from seat 0 if it holds none, among the ``connected``;
+        nothing if none of them is seated."""
         if self.status != OPEN:
             return []
+        gone = self.owner_gone_since
+        if now is not None and (gone is None or now < gone + self.abandon_after):
+            return []
+        successor = self._successor(connected)
+        return [] if successor is None else [Owned(successor)]
+
+    def _successor(self, connected: frozenset[str]) -> str | None:
+        """Who takes the room over from its owner among the ``connected`` (None: nobody)."""
         start = self.seat_of(self.owner)
         order = range(4) if start is None else [(start + step) % 4 for step in (1, 2, 3)]
         for index in order:
             player = self.seats[index].player
             if player is not None and player != self.owner and player in connected:
-                return [Owned(player)]
-        return []
+                return player
+        return None
 
-    def resume(self, player: str) -> list[Entry]:
-        """A seated player came back to the table: no longer away."""
+    def resume(self, player: str, now: float | None = None) -> list[Entry]:
+        """A connection of ``player`` follows the room again: no longer away, if seated.
+        A private room only for its players; nobody once it closed."""
         seat = self.seat_of(player)
+        if seat is None and self.private:
+            raise RoomError("not_a_member", "resume a private room only where you have a seat")
+        if closing := self._command(True, now):
+            return closing
         return [Away(seat, False)] if seat is not None and self.seats[seat].away else []
+
+    def chat(self, player: str, *, follows: bool = True) -> None:
+        """A chat line to the room: only from a connection that follows it."""
+        self._follows(follows)
+
+    def _command(self, follows: bool, now: float | None) -> list[Entry]:
+        """Refuses a command from a connection that does not follow the room; once the
+        room's closing time has passed (at ``now``), the command closes it instead of
+        doing what it asks (nothing is played after it: its timer would close it too)."""
+        self._follows(follows)
+        return [] if now is None else self.close(now)
+
+    def _follows(self, follows: bool) -> None:
+        if not follows:
+            raise RoomError("not_a_member", f"join, watch or resume room {self.id!r} first")
 
     def decision_due(self) -> Decision | None:
         """The decision the server takes next if the seat to act does not (None outside a
@@ -442,8 +530,8 @@ class Room:
             raise RoomError(err.code, str(err)) from None
         seat = self.seats[turn]
         if self._automatic(seat):
-            return [Acted(turn, str(action), "cpu")]
-        entries: list[Entry] = [Acted(turn, str(action), "timeout")]
+            return [Acted(turn, action, "cpu")]
+        entries: list[Entry] = [Acted(turn, action, "timeout")]
         if seat.timeouts + 1 >= self.away_after:
             entries.append(Away(turn, True))
         return entries
@@ -458,9 +546,10 @@ class Room:
         seat = self.seats[turn]
         return [Away(turn, True)] if not seat.cpu and not seat.away else []
 
-    def hint(self, player: str) -> Decision:
+    def hint(self, player: str, *, follows: bool = True) -> Decision:
         """What a hint for ``player`` advises on: its own seat's decision, now due, as the
         strong CPU would take it there (the same seed as a timeout's at this version)."""
+        self._follows(follows)
         self._hints_allowed()
         if self.status != PLAYING or self.match is None:
             raise RoomError("not_playing", f"no match is being played (the room is {self.status})")
@@ -563,7 +652,7 @@ class Room:
             case Acted(seat=index, action=action, by=by):
                 assert self.match is not None
                 seat = self.seats[index]
-                events = self.match.apply(index, Action.parse(action))
+                events = self.match.perform(index, action)  # checked when it was accepted
                 self.waiting = None  # (a log written without pauses acts on through them)
                 if by == "player":
                     seat.timeouts = 0

@@ -15,9 +15,9 @@ game (``Room.same_for_all``) a decision is never played by another policy: it wa
 place in a full pool (``Bots.decide(wait=True)``), and a search that failed (a worker
 died) is run again, at most ``SEARCH_TRIES`` times in all.
 
-A daily game closes when its day's games close (midnight and ``Settings.daily_grace``): the
-actor's deadline never lies beyond that moment, and a command that comes after it closes
-the room first and is refused (``room_closed``), so nobody plays a day's deals once its
+A room with a closing time (``Room.closes_at``: a daily game's, when its day's games
+close) has no deadline beyond it: its timer closes it then (``Room.close``), and the room
+refuses a command that comes later (``room_closed``), so nobody plays a day's deals once its
 results are revealed.
 """
 
@@ -40,7 +40,7 @@ from ..runtime.bots import fallback
 from ..runtime.domain_events import DealEnded, MatchEnded, RoomChanged
 from ..runtime.peer import encode, with_fields
 from ..runtime.router import ROOM
-from .room import FINISHED, OPEN, Decision, Room, RoomError
+from .room import FINISHED, OPEN, Decision, Room
 from .room_entries import Acted, Entry
 
 if TYPE_CHECKING:
@@ -94,10 +94,7 @@ class RoomActor(Actor):
         self.chat_lines: deque[dict[str, Any]] = deque(maxlen=CHAT_KEPT)  # in memory only
         self.deadline_wall: float | None = None  # a decision's, shown to the players
         self.pause_until: float | None = None  # the pause between deals ends then (wall)
-        self.alone_since: float | None = None  # open, and none of its players connected
-        self.owner_gone_since: float | None = None  # open, and its owner follows it no more
         self.pending: Pending | None = None  # the decision being searched
-        self.closes = None if room.day is None else ports.day_closes(room.day)  # (wall)
 
     @property
     def key(self) -> str:
@@ -130,35 +127,25 @@ class RoomActor(Actor):
 
     def _schedule(self, retry: bool = False) -> None:
         """Set the deadline of the decision now due (none outside a running match), never
-        beyond a daily game's closing time; a search for an earlier version is dropped."""
+        beyond the room's closing time; a search for an earlier version is dropped."""
         if self.pending is not None and self.pending.decision.version != self.room.version:
             self._drop_pending()
         self._schedule_due(retry)
         self._by_closing()
 
     def _by_closing(self) -> None:
-        """A daily game's deadline is at its closing time at the latest."""
-        if self.closes is None or not self.room.live:
+        """A room's deadline is its closing time at the latest."""
+        closes = self.room.closes_at
+        if closes is None or not self.room.live:
             return
-        closing = self.clock.now() + (self.closes - self.clock.wall())
+        closing = self.clock.now() + (closes - self.clock.wall())
         self.deadline = closing if self.deadline is None else min(self.deadline, closing)
 
-    def _closed_day(self) -> bool:
-        """Whether this is a daily game whose day's games have closed."""
-        return self.closes is not None and self.clock.wall() >= self.closes
-
-    async def _close_day(self) -> None:
-        """A command to a daily game that has closed: the room is closed first (if its
-        timer has not done it yet), and the command refused."""
-        if self._closed_day():
-            await self.commit_all(self.room.close_day())
-            raise RoomError("room_closed", f"the daily game of {self.room.day} has closed")
-
     def _schedule_due(self, retry: bool) -> None:
-        """The deadline of the decision now due.  An open room's deadline is its closing
-        time while nobody seated in it is connected."""
+        """The deadline of the decision now due.  An open room's is when it must look
+        again at who follows it (``Room.attendance``)."""
         if self.room.status == OPEN:
-            self._watch_seats()
+            self._attend()
             return
         if self.room.waiting is not None:  # between deals: the pause's own time
             if self.pause_until is None:
@@ -182,20 +169,17 @@ class RoomActor(Actor):
     async def on_deadline(self) -> None:
         """The deadline passed: an open room nobody seated comes back to closes (or one
         whose owner does not come back passes to a player who is there), the pause
-        between deals is over, a daily game closes or marks its player away, or commit the
-        decision due once its answer is in."""
-        if self._closed_day():
-            await self.commit_all(self.room.close_day())
+        between deals is over, a room closes at its closing time, a daily game marks its
+        player away, or commit the decision due once its answer is in."""
+        if closed := self.room.close(self.clock.wall()):
+            await self.commit_all(closed)
             return
         if self.room.status == OPEN:
-            now, after = self.clock.now(), self.ports.settings.abandon_after
-            if self._unattended():
-                if self.alone_since is not None and now >= self.alone_since + after:
-                    await self.commit_all(self.room.abandon())
-            elif self.owner_gone_since is not None and now >= self.owner_gone_since + after:
-                await self.commit_all(self.room.pass_owner(self._connected()))
-            if self.room.status == OPEN:
-                self._watch_seats()
+            now = self.clock.now()
+            await self.commit_all(
+                self.room.abandon(now) or self.room.pass_owner(self._connected(), now)
+            )
+            self._attend()
             return
         if self.room.waiting is not None:
             await self.commit_all(self.room.end_pause())
@@ -474,50 +458,20 @@ class RoomActor(Actor):
 
     # -- membership ----------------------------------------------------------------------
 
-    def _unattended(self) -> bool:
-        """An open room none of whose seated players is connected to it (or, with nobody
-        seated, that nobody is connected to)."""
-        seated = {s.player for s in self.room.seats if s.player is not None}
-        if not seated:
-            return not self.members
-        return not any(m.player_id in seated for m in self.members)
-
     def _connected(self) -> frozenset[str]:
         """The players with a connection that follows the room."""
         return frozenset(m.player_id for m in self.members)
 
-    def _absences(self) -> None:
-        """Since when the room has been unattended, and its owner away from it (None: it
-        is not), counted from this very moment if not already."""
-        now = self.clock.now()
-        if not self._unattended():
-            self.alone_since = None
-        elif self.alone_since is None:
-            self.alone_since = now
-        if self.room.owner in self._connected():
-            self.owner_gone_since = None
-        elif self.owner_gone_since is None:
-            self.owner_gone_since = now
-
-    def _watch_seats(self) -> None:
-        """An open room: closing time while it is unattended (counted from when its last
-        seated player went); else, while its owner has been away from it, the time the
-        room passes to a player seated in it who is there; else no deadline."""
-        self._absences()
-        after = self.ports.settings.abandon_after
-        if self.alone_since is not None:
-            self.deadline = self.alone_since + after
-        elif self.owner_gone_since is not None and self.room.pass_owner(self._connected()):
-            self.deadline = self.owner_gone_since + after
-        else:
-            self.deadline = None
+    def _attend(self) -> None:
+        """An open room's deadline: when it must look again at who follows it."""
+        self.deadline = self.room.attendance(self._connected(), self.clock.now())
 
     def attach(self, peer: Peer, seat: int | None, since: int | None = None) -> None:
         """Add a member and bring it up to date: missed updates, or a snapshot."""
         self.members[peer] = seat
         peer.follow(self)
         if self.room.status == OPEN:
-            self._watch_seats()
+            self._attend()
         oldest = self.history[0].version if self.history else self.room.version + 1
         if since == self.room.version:
             peer.caught_up(self.room.id, since)  # nothing to send: but it follows from here
@@ -537,22 +491,22 @@ class RoomActor(Actor):
         self.members.pop(peer, None)
         peer.left(self.room.id)
         if self.room.status == OPEN:
-            self._absences()  # from this very moment
-            self.tell(self._rewatch)  # (often called from outside: the actor sets its timer)
+            self._attend()  # from this very moment (often called from outside the actor:
+            self.tell(self._reattend)  # its task sets its timer)
 
-    async def _rewatch(self) -> None:
+    async def _reattend(self) -> None:
         if self.room.status == OPEN:
-            self._watch_seats()
+            self._attend()
 
-    def _member(self, peer: Peer) -> None:
-        """``peer`` must follow this room; one whose room just moved here (its re-attachment
-        still on its way) is re-attached now, from the last version it saw."""
+    def _follows(self, peer: Peer) -> bool:
+        """Whether ``peer`` follows this room; one whose room just moved here (its
+        re-attachment still on its way) is re-attached now, from the last version it saw."""
         if peer in self.members:
-            return
+            return True
         since = peer.following(self.key)
-        if since is None:
-            raise RoomError("not_a_member", f"join, watch or resume room {self.key!r} first")
-        self.attach(peer, self.room.seat_of(peer.player_id), since)
+        if since is not None:
+            self.attach(peer, self.room.seat_of(peer.player_id), since)
+        return since is not None
 
     async def _unseat(self, player: str, seat: int, entries: list[Entry]) -> None:
         """``player`` loses ``seat`` by ``entries``: its connections follow the room as
@@ -589,13 +543,10 @@ class RoomActor(Actor):
         self.attach(peer, self.room.seat_of(peer.player_id))
 
     async def resume(self, peer: Peer, since: int) -> None:
-        seat = self.room.seat_of(peer.player_id)
-        if seat is None and self.room.private:
-            raise RoomError("not_a_member", "resume a private room only where you have a seat")
-        await self._close_day()
+        entries = self.room.resume(peer.player_id, self.clock.wall())
         self.detach(peer)  # asked for: everything after ``since``, even what it had before
-        self.attach(peer, seat, since)
-        await self.commit_all(self.room.resume(peer.player_id))
+        self.attach(peer, self.room.seat_of(peer.player_id), since)
+        await self.commit_all(entries)
 
     async def rejoin(self, peer: Peer, since: int) -> None:
         """A member whose room moved to this node, or whose updates were lost on the way
@@ -607,7 +558,7 @@ class RoomActor(Actor):
             await self.commit_all(self.room.leave(peer.player_id))
         self.detach(peer)
         if peer.player_id == self.room.owner and peer.player_id not in self._connected():
-            await self.commit_all(self.room.pass_owner(self._connected()))  # held no seat
+            await self.commit_all(self.room.pass_owner(self._connected()))  # at once
 
     async def add_cpu(self, peer: Peer, seat: int, level: str) -> None:
         await self.commit_all(self.room.add_cpu(peer.player_id, seat, level))
@@ -624,29 +575,26 @@ class RoomActor(Actor):
         await self.commit_all(self.room.ready(peer.player_id, ready))
 
     async def act(self, peer: Peer, text: str, version: int | None, started: float) -> None:
-        self._member(peer)
-        await self._close_day()
-        await self.commit_all(self.room.act(peer.player_id, text, version), started)
+        follows, now = self._follows(peer), self.clock.wall()
+        entries = self.room.act(peer.player_id, text, version, follows=follows, now=now)
+        await self.commit_all(entries, started)
 
     async def back(self, peer: Peer) -> None:
-        self._member(peer)
-        await self._close_day()
-        await self.commit_all(self.room.back(peer.player_id))
+        follows, now = self._follows(peer), self.clock.wall()
+        await self.commit_all(self.room.back(peer.player_id, follows=follows, now=now))
 
     async def continue_(self, peer: Peer) -> None:
-        self._member(peer)
-        await self._close_day()
-        await self.commit_all(self.room.continue_(peer.player_id))
+        follows, now = self._follows(peer), self.clock.wall()
+        await self.commit_all(self.room.continue_(peer.player_id, follows=follows, now=now))
 
     async def hint(self, peer: Peer) -> tuple[Decision, asyncio.Future[dict[str, Any]]]:
         """The search for ``peer``'s hint, started here and awaited by the caller (never
         in the actor, whose mailbox keeps going)."""
-        self._member(peer)
-        decision = self.room.hint(peer.player_id)
+        decision = self.room.hint(peer.player_id, follows=self._follows(peer))
         return decision, self.ports.bots.advise(decision.view, decision.seed)
 
     async def chat(self, peer: Peer, text: str) -> None:
-        self._member(peer)
+        self.room.chat(peer.player_id, follows=self._follows(peer))
         message = {
             "type": "chat",
             "room_id": self.room.id,

@@ -10,14 +10,17 @@ levels (their CPUs played ``heuristic``).
 
 from __future__ import annotations
 
+import datetime
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from engine import Rules
+from engine import Action, Rules
 
 from ..core.levels import LEGACY_LEVEL
 
 CASUAL, SOLO, DAILY = "casual", "solo", "daily"  # the kinds of game a room holds
+LEGACY_DAY, LEGACY_GRACE = 86_400.0, 7_200.0  # a daily game's day, and grace, before rooms
+# kept their closing time
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +40,7 @@ class Created:
     day: str | None = None  # a daily game's day
     rated: bool = False  # its matches change ratings (when four humans start them)
     cpu_names: tuple[str | None, ...] | None = None  # CPUs' own names (a tournament, a rematch)
+    closes_at: float | None = None  # when it closes unfinished if still live (wall seconds)
 
     def to_dict(self) -> dict[str, Any]:
         entry = {
@@ -56,6 +60,8 @@ class Created:
             entry["rated"] = True
         if self.cpu_names is not None:
             entry["cpu_names"] = list(self.cpu_names)
+        if self.closes_at is not None:
+            entry["closes_at"] = self.closes_at
         return entry
 
     @classmethod
@@ -71,7 +77,18 @@ class Created:
             d.get("cpu_level", LEGACY_LEVEL), d.get("mode", CASUAL), d.get("day"),
             d.get("rated", False),  # logs before ratings: unrated
             None if d.get("cpu_names") is None else tuple(d["cpu_names"]),
+            d.get("closes_at", _legacy_closing(d)),
         )  # fmt: skip
+
+
+def _legacy_closing(d: dict[str, Any]) -> float | None:
+    """A daily game's closing time, for a log written before rooms kept theirs: the end of
+    its day (UTC) and the default two hours' grace."""
+    if d.get("mode") != DAILY or d.get("day") is None:
+        return None
+    day = datetime.date.fromisoformat(d["day"])
+    midnight = datetime.datetime.combine(day, datetime.time(), datetime.UTC).timestamp()
+    return midnight + LEGACY_DAY + LEGACY_GRACE
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,11 +132,11 @@ class Acted:
 
     tag: ClassVar[str] = "act"
     seat: int
-    action: str
+    action: Action  # checked when it was accepted (the log holds accepted actions only)
     by: str
 
     def to_dict(self) -> dict[str, Any]:
-        return {"t": self.tag, "seat": self.seat, "action": self.action, "by": self.by}
+        return {"t": self.tag, "seat": self.seat, "action": str(self.action), "by": self.by}
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,6 +206,8 @@ def decode(d: dict[str, Any]) -> Entry:
     if cls is None:
         raise ValueError(f"unknown log entry {tag!r}")
     fields = {k: v for k, v in d.items() if k != "t"}
+    if cls is Acted:
+        fields["action"] = Action.parse(fields["action"])
     if cls is Seated and fields.get("cpu") and "level" not in fields:
         fields["level"] = LEGACY_LEVEL  # seated before CPUs had levels
     return cls(**fields)

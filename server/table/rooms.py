@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import secrets
 import time
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from engine import Rules
@@ -19,7 +20,7 @@ from ..core.text import check_name, clean_chat
 from ..runtime.bots import BOTS_BUSY, RETRY_AFTER
 from ..runtime.peer import encode
 from ..runtime.router import ROOM, Ref
-from ..store.base import RoomRow
+from ..store.rooms import RoomRow
 from ..wire import protocol as p
 from . import room_entries as entries
 from .room import LIVE, OPEN, Room
@@ -29,7 +30,22 @@ if TYPE_CHECKING:
     from ..lobby import Identity
     from ..runtime.peer import Peer
     from ..runtime.ports import Ports
-    from ..store.base import Store
+    from ..store.rooms import RoomStore
+
+
+@dataclass(frozen=True, slots=True)
+class AgainstCpus:
+    """A game of one player against three CPUs of ``level`` (a solo game, the daily game):
+    what a feature asks of :meth:`Rooms.play_against_cpus`."""
+
+    name: str
+    rules: Rules
+    move_seconds: int
+    seed: int
+    level: str
+    mode: str = entries.SOLO  # the kind of game, as the room's data says it
+    day: str | None = None  # a daily game's day
+    closes_at: float | None = None  # when it closes unfinished if still live (wall seconds)
 
 
 class Rooms:
@@ -37,7 +53,7 @@ class Rooms:
 
     name = ROOM
 
-    def __init__(self, ports: Ports, store: Store, identity: Identity) -> None:
+    def __init__(self, ports: Ports, store: RoomStore, identity: Identity) -> None:
         self.ports = ports
         self.store = store
         self.identity = identity
@@ -89,13 +105,29 @@ class Rooms:
             rules = Rules.from_dict(options)
         except NotationError as err:
             raise p.ProtocolError("invalid_field", f"rules: {err}") from None
+        name = f"{peer.nickname}'s game"
+        game = AgainstCpus(name, rules, m.move_seconds, secrets.randbits(62), m.level)
+        await self.play_against_cpus(peer, game)
+
+    async def play_against_cpus(
+        self, peer: Peer, game: AgainstCpus, room_id: str | None = None
+    ) -> None:
+        """``game``, made and started, ``peer``'s player in seat 0 and the others CPUs, in
+        a private room nobody else may enter; ``peer`` follows it.  A ``room_id`` already
+        taken raises :class:`~server.store.errors.StoreError`."""
+        player = peer.player_id
         first = entries.Created(
-            peer.player_id, f"{peer.nickname}'s game", rules, m.move_seconds, True, None,
-            secrets.randbits(62), seats=(peer.player_id, None, None, None), cpu_level=m.level,
-            mode=entries.SOLO,
+            player, game.name, game.rules, game.move_seconds, True, None, game.seed,
+            seats=(player, None, None, None), cpu_level=game.level, mode=game.mode,
+            day=game.day, closes_at=game.closes_at,
         )  # fmt: skip
-        actor = await self.open_game(peer.player_id, first)
+        actor = await self.open_game(player, first, room_id)
         await actor.call(lambda: actor.watch(peer))
+
+    async def enter(self, peer: Peer, room_id: str) -> None:
+        """``peer`` follows a game of its player's again, wherever it runs (a resume)."""
+        resume = p.Resume(type="resume", room_id=room_id)
+        await self.ports.router.run(Ref(ROOM, room_id), peer, resume)
 
     async def open_game(
         self, owner: str, first: entries.Created, room_id: str | None = None
@@ -129,17 +161,16 @@ class Rooms:
         # never stored, to be listed with no actor to run it (an id never used is harmless).
         epoch = await self.ports.router.own(Ref(ROOM, room_id))
         await self.store.add_room(row, first.to_dict())
-        room = Room.from_log(room_id, [first], self.away_after, self.pauses)
+        room = self._replay(room_id, [first])
         return await self._launch(room, epoch)
 
-    @property
-    def away_after(self) -> int:
-        return self.ports.settings.away_after
-
-    @property
-    def pauses(self) -> bool:
-        """Whether rooms pause between deals for their players (``deal_pause`` seconds)."""
-        return self.ports.settings.deal_pause > 0
+    def _replay(self, room_id: str, log: list[entries.Entry]) -> Room:
+        """The room a log holds, with this server's settings: timeouts that mark a seat
+        away, the pause between deals (``deal_pause`` seconds), the abandon time."""
+        settings = self.ports.settings
+        return Room.from_log(
+            room_id, log, settings.away_after, settings.deal_pause > 0, settings.abandon_after
+        )
 
     async def _launch(self, room: Room, epoch: int | None) -> RoomActor:
         actor = RoomActor(room, self.ports)
@@ -167,7 +198,7 @@ class Rooms:
         if row is None or row.status not in LIVE:
             return None
         log = [entries.decode(e.entry) for e in await self.store.log(key)]
-        room = Room.from_log(key, log, self.away_after, self.pauses)
+        room = self._replay(key, log)
         for seat in room.seats:
             if seat.player:
                 await self.identity.nickname(seat.player)
@@ -255,7 +286,7 @@ class Rooms:
         if row is None or row.status in LIVE:
             return False
         log = [entries.decode(e.entry) for e in await self.store.log(key)]
-        room = Room.from_log(key, log, self.away_after, self.pauses)
+        room = self._replay(key, log)
         if room.live:
             return False  # (its status stored, its log not yet: it is being settled)
         mine = peer.player_id == room.owner or room.seat_of(peer.player_id) is not None

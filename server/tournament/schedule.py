@@ -9,7 +9,7 @@ import secrets
 from datetime import UTC, datetime
 
 from ..core.ids import new_id
-from ..store.base import Store, TournamentRow
+from ..store.tournaments import TournamentRow, TournamentStore
 from .state import REPEATS, SCHEDULED, Tournament, next_slot
 from .tournament_entries import Created
 
@@ -18,7 +18,7 @@ _SCHEDULE = re.compile(r"(?P<repeat>hourly|daily)(?:@(?:(?P<hour>\d\d):)?(?P<min
 
 
 async def new_tournament(
-    store: Store, fmt: str, start_at: float, fill_with_cpu: bool, start_when_full: bool,
+    store: TournamentStore, fmt: str, start_at: float, fill_with_cpu: bool, start_when_full: bool,
     repeat: str | None, now: float, tid: str | None = None, auto: bool = False,
 ) -> tuple[str, Created]:  # fmt: skip
     """Store a new tournament; its id and first log entry."""

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from ..runtime.actor_messages import TableFinished, TableProgress
 from ..runtime.domain_events import DealEnded, Events, MatchEnded
 from ..runtime.router import TOURNAMENT, Ref
-from ..store.base import StoreError
+from ..store.errors import StoreError
 from ..wire import protocol as p
 from . import tournament_entries as entries
 from .schedule import first_start, new_tournament, parse_schedule, series_id
@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from ..lobby import Identity
     from ..runtime.peer import Peer
     from ..runtime.ports import Ports
-    from ..store.base import Store
+    from ..store.tournaments import TournamentStore
 
 
 class Tournaments:
@@ -27,7 +27,9 @@ class Tournaments:
 
     name = TOURNAMENT
 
-    def __init__(self, ports: Ports, store: Store, identity: Identity, tables: Tables) -> None:
+    def __init__(
+        self, ports: Ports, store: TournamentStore, identity: Identity, tables: Tables
+    ) -> None:
         self.ports = ports
         self.store = store
         self.identity = identity

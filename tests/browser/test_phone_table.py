@@ -381,7 +381,7 @@ async def test_your_team_has_one_colour_at_every_table(
     fixed.randbits = lambda bits: TOURNAMENT_SEED
     monkeypatch.setattr(schedule, "secrets", fixed)
     tid, _ = await new_tournament(
-        site.server.store, "quick", time.time() + 4, True, False, None, time.time()
+        site.server.stores.tournaments, "quick", time.time() + 4, True, False, None, time.time()
     )
     item = page.locator(f'#tournaments li[data-tournament-id="{tid}"]')
     await item.locator("button[data-register]").click()

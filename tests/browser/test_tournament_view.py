@@ -45,7 +45,7 @@ async def test_a_tournament_from_its_countdown_to_its_places(site: Site, open_ta
     quick = catalog["tournaments"]["quick"]
     start_at = time.time() + START_IN
     tid, _ = await new_tournament(
-        site.server.store, "quick", start_at, True, False, None, time.time()
+        site.server.stores.tournaments, "quick", start_at, True, False, None, time.time()
     )
     watcher = await site.bot("watcher")
     await watcher.request({"type": "tournament_watch", "tournament_id": tid}, "tournament")

@@ -34,8 +34,7 @@ from client import GameClient
 from server.app import Server
 from server.core.clock import ManualClock
 from server.core.config import Settings
-from server.store.base import Store
-from server.store.factory import open_store
+from server.store import Stores, open_stores
 from tests.postgres import PG_URL, fresh_schema
 
 SQLITE_ONLY = pytest.mark.parametrize("database", ["sqlite"])
@@ -63,7 +62,7 @@ class Harness:
     overrides: dict[str, Any]
     server: Server | None = None
     clients: list[GameClient] = field(default_factory=list)
-    _store: Store | None = None
+    _stores: Stores | None = None
 
     @property
     def url(self) -> str:
@@ -93,20 +92,20 @@ class Harness:
         await self.stop()
         return await self.start()
 
-    async def store(self) -> Store:
-        """A store of the test's own on the server's database, as an operator opens one
+    async def stores(self) -> Stores:
+        """Stores of the test's own on the server's database, as an operator opens them
         (``klaverjas tournament schedule``): for scheduling and for durability checks."""
-        if self._store is None:
-            self._store = open_store(self.settings)
-            await self._store.open()
-        return self._store
+        if self._stores is None:
+            self._stores = open_stores(self.settings)
+            await self._stores.open()
+        return self._stores
 
     async def close(self) -> None:
         for client in self.clients:
             await client.close()
         await self.stop()
-        if self._store is not None:
-            await self._store.close()
+        if self._stores is not None:
+            await self._stores.close()
 
     async def client(self, nickname: str | None = None, token: str | None = None) -> GameClient:
         client = await GameClient.connect(self.url)

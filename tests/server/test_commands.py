@@ -20,7 +20,7 @@ import pytest
 from websockets.sync.client import connect
 
 from server.core.config import Settings
-from server.store.factory import open_store
+from server.store import open_stores
 from tests.commands import scheduled_id
 from tests.engine.helpers import ROOT
 from tests.engine.test_cli import one_line_error
@@ -44,9 +44,9 @@ async def server_db(tmp_path: Path) -> Path:
     """A server's SQLite database (made as the server makes it: migrations applied)."""
     path = tmp_path / "server" / "klaverjas.sqlite3"
     path.parent.mkdir()
-    store = open_store(Settings(db=str(path)))
-    await store.open()
-    await store.close()
+    stores = open_stores(Settings(db=str(path)))
+    await stores.open()
+    await stores.close()
     return path
 
 
@@ -62,12 +62,12 @@ async def test_schedule_says_what_and_where(server_db: Path) -> None:
         f"scheduled quick tournament {tid}: starts 2031-05-01 17:00 UTC (repeats daily; CPUs "
         f"fill the empty places), in {server_db}\n"
     )
-    store = open_store(Settings(db=str(server_db)))
-    await store.open()
+    stores = open_stores(Settings(db=str(server_db)))
+    await stores.open()
     try:
-        row = await store.tournament(tid)
+        row = await stores.tournaments.tournament(tid)
     finally:
-        await store.close()
+        await stores.close()
     assert row is not None and row.status == "scheduled" and row.format == "quick"
 
 

@@ -56,7 +56,7 @@ def seed_hidden(frames: list[dict[str, Any]], seed: int) -> None:
 
 
 async def today_seed(h: Harness) -> int:
-    store = await h.store()
+    store = (await h.stores()).daily
     secret = await store.secret("daily", "unused: the server made it")
     return daily_seed(secret, day_of(h.clock.wall()))
 
@@ -162,7 +162,7 @@ async def test_everyone_gets_the_same_deal_seat_and_cpus(harness: Harness) -> No
 
 async def actions(h: Harness, room_id: str) -> list[str]:
     """Every action of a finished game, from its stored record."""
-    record = await (await h.store()).match(room_id)
+    record = await (await h.stores()).rooms.match(room_id)
     assert record is not None
     return record["actions"]
 
@@ -389,7 +389,7 @@ async def test_a_game_started_before_midnight_closes_before_its_day_is_revealed(
     assert len(shown["deals"]) == 1 and shown["best"][0]["nickname"] == "Bob"
     record = await bob.request({"type": "get_record", "match_id": b["room_id"]}, "record")
     assert record["record"]["daily"] == day
-    store = await harness.store()
+    store = (await harness.stores()).daily
     attempt = await store.daily_attempt(day, anna.player_id)
     assert attempt is not None and not attempt.finished  # forfeited: no result
     assert (await board(anna, date=day))["you"] is None
@@ -407,9 +407,9 @@ async def test_a_game_loaded_after_its_day_closed_is_closed(harness: Harness) ->
     again = await harness.client(token=token)
     ended = await again.request({"type": "resume", "room_id": room_id, "version": 0}, "snapshot")
     assert ended["type"] == "snapshot" and ended["room"]["status"] == "closed", ended  # as it ended
-    store = await harness.store()
-    assert (await store.room(room_id)).status == "closed"  # type: ignore[union-attr]
-    assert not (await store.daily_attempt(day, again.player_id)).finished  # type: ignore[union-attr]
+    stores = await harness.stores()
+    assert (await stores.rooms.room(room_id)).status == "closed"  # type: ignore[union-attr]
+    assert not (await stores.daily.daily_attempt(day, again.player_id)).finished  # type: ignore[union-attr]
 
 
 async def test_streaks_and_the_alltime_board(harness: Harness) -> None:

@@ -42,7 +42,7 @@ async def walk_away(h: Harness) -> tuple[str, str]:
 
 async def seat_zero_moves(h: Harness, room_id: str) -> list[dict[str, Any]]:
     """The moves written for seat 0 (Anna's), whoever made them."""
-    log = await (await h.store()).log(room_id)
+    log = await (await h.stores()).logs.log(room_id)
     return [e.entry for e in log if e.entry["t"] == "act" and e.entry["seat"] == 0]
 
 
@@ -61,7 +61,7 @@ async def test_an_absent_player_is_waited_for_never_played_for(harness: Harness)
         later = await room_now(spy, room_id)
         assert later["version"] == after["version"] and later["room"]["status"] == "playing"
     assert await seat_zero_moves(harness, room_id) == moves
-    store = await harness.store()
+    store = (await harness.stores()).daily
     attempt = await store.daily_attempt(day_of(harness.clock.wall()), spy.player_id)
     assert attempt is not None and not attempt.finished
     assert (await board(spy))["code"] == "daily_not_finished"  # no result, no board
@@ -98,7 +98,7 @@ async def test_the_days_close_ends_an_absent_players_game(harness: Harness) -> N
     ended = await again.request({"type": "resume", "room_id": room_id}, "snapshot")
     assert ended["room"]["status"] == "closed"
     assert all(move["by"] == "player" for move in await seat_zero_moves(harness, room_id))
-    store = await harness.store()
+    store = (await harness.stores()).daily
     attempt = await store.daily_attempt(day, again.player_id)
     assert attempt is not None and not attempt.finished  # unfinished: no result
     shown = await board(again, date=day)  # revealed now, to anyone
@@ -114,9 +114,9 @@ async def test_a_game_with_a_move_made_for_its_player_is_not_ranked(harness: Har
     legal = await my_turn(anna, room_id)
     version = anna.tables[room_id].version
     await harness.stop()
-    store = await harness.store()
+    stores = await harness.stores()
     entry = {"t": "act", "seat": 0, "action": legal[0], "by": "timeout"}
-    await store.append(room_id, version + 1, entry)
+    await stores.logs.append(room_id, version + 1, entry)
     await harness.start()
     again = await harness.client(token=token)
     resumed = await start_daily(again)
@@ -124,7 +124,7 @@ async def test_a_game_with_a_move_made_for_its_player_is_not_ranked(harness: Har
     await finish(again, room_id)
     assert again.tables[room_id].over
     assert (await board(again))["code"] == "daily_not_finished"
-    attempt = await store.daily_attempt(day_of(harness.clock.wall()), again.player_id)
+    attempt = await stores.daily.daily_attempt(day_of(harness.clock.wall()), again.player_id)
     assert attempt is not None and not attempt.finished
     refused = await again.request({"type": "daily_start"}, "error")
     assert refused["code"] == "daily_played"  # played, but not ranked: no second attempt

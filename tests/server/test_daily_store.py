@@ -12,9 +12,10 @@ from typing import Any
 
 import pytest
 
-from server.store import postgres as pg_store
-from server.store import sqlite as sqlite_store
-from server.store.base import AlltimeRow, DailyAttempt, DailyRow, PlayerRow, Store
+from server.store import Stores
+from server.store.daily import DAILY_QUERIES, AlltimeRow, DailyAttempt, DailyRow
+from server.store.identities import PlayerRow
+from server.store.sqlite import sqlite_args
 from tests.postgres import fresh_schema, pg_connect
 from tests.server.test_store import BACKENDS, Backend, PostgresBackend, SqliteBackend
 
@@ -33,7 +34,7 @@ async def backend(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterat
 
 
 @pytest.fixture
-async def store(backend: Backend) -> AsyncIterator[Store]:
+async def store(backend: Backend) -> AsyncIterator[Stores]:
     s = backend.make()
     await s.open()
     yield s
@@ -41,7 +42,7 @@ async def store(backend: Backend) -> AsyncIterator[Store]:
 
 
 @pytest.fixture
-async def two(backend: Backend) -> AsyncIterator[tuple[Store, Store]]:
+async def two(backend: Backend) -> AsyncIterator[tuple[Stores, Stores]]:
     """Two stores on one database: two nodes."""
     first, second = backend.make(), backend.make()
     await first.open()
@@ -68,9 +69,11 @@ async def raw(backend: Backend, sql: str, *args: Any) -> list[tuple[Any, ...]]:
         await conn.close()
 
 
-async def add_players(store: Store, *ids: str) -> None:
+async def add_players(store: Stores, *ids: str) -> None:
     for pid in ids:
-        await store.add_player(PlayerRow(pid, f"nick {pid}", f"hash {pid}".encode(), 0.0))
+        await store.identities.add_player(
+            PlayerRow(pid, f"nick {pid}", f"hash {pid}".encode(), 0.0)
+        )
 
 
 def attempt(pid: str, day: str = DAY, *, at: float = 1.0) -> DailyAttempt:
@@ -78,11 +81,11 @@ def attempt(pid: str, day: str = DAY, *, at: float = 1.0) -> DailyAttempt:
 
 
 async def play(
-    store: Store, pid: str, total: int, points: list[int], *, day: str = DAY, at: float = 2.0
+    store: Stores, pid: str, total: int, points: list[int], *, day: str = DAY, at: float = 2.0
 ) -> None:
     """Start and finish ``pid``'s attempt of ``day``."""
-    await store.start_daily(attempt(pid, day))
-    assert await store.finish_daily(day, pid, total, points, at)
+    await store.daily.start_daily(attempt(pid, day))
+    assert await store.daily.finish_daily(day, pid, total, points, at)
 
 
 def row(pid: str, total: int, at: float) -> DailyRow:
@@ -92,75 +95,75 @@ def row(pid: str, total: int, at: float) -> DailyRow:
 # --------------------------------------------------------------------------- secrets
 
 
-async def test_secret_first_writer_wins(two: tuple[Store, Store]) -> None:
+async def test_secret_first_writer_wins(two: tuple[Stores, Stores]) -> None:
     a, b = two
-    assert await a.secret("daily", "one") == "one"
-    assert await a.secret("daily", "two") == "one"
-    assert await b.secret("daily", "three") == "one"
-    assert await b.secret("other", "x") == "x"
+    assert await a.daily.secret("daily", "one") == "one"
+    assert await a.daily.secret("daily", "two") == "one"
+    assert await b.daily.secret("daily", "three") == "one"
+    assert await b.daily.secret("other", "x") == "x"
 
     for i in range(10):  # two nodes at once: both get the one value stored
-        got = await asyncio.gather(a.secret(f"race{i}", "a"), b.secret(f"race{i}", "b"))
+        got = await asyncio.gather(a.daily.secret(f"race{i}", "a"), b.daily.secret(f"race{i}", "b"))
         assert got[0] == got[1]
         assert got[0] in ("a", "b")
-        assert await a.secret(f"race{i}", "c") == got[0]
+        assert await a.daily.secret(f"race{i}", "c") == got[0]
 
 
 # --------------------------------------------------------------------------- attempts
 
 
-async def test_start_daily_keeps_the_first_attempt(backend: Backend, store: Store) -> None:
+async def test_start_daily_keeps_the_first_attempt(backend: Backend, store: Stores) -> None:
     await add_players(store, "p1")
     first = DailyAttempt(DAY, "p1", "room-1", 10.5)
-    assert await store.start_daily(first) == first
+    assert await store.daily.start_daily(first) == first
     assert not first.finished
-    again = await store.start_daily(DailyAttempt(DAY, "p1", "room-2", 20.0))
+    again = await store.daily.start_daily(DailyAttempt(DAY, "p1", "room-2", 20.0))
     assert again == first
-    assert await store.daily_attempt(DAY, "p1") == first
-    assert await store.daily_attempt(DAY, "p2") is None
-    assert await store.daily_attempt("2024-03-02", "p1") is None
+    assert await store.daily.daily_attempt(DAY, "p1") == first
+    assert await store.daily.daily_attempt(DAY, "p2") is None
+    assert await store.daily.daily_attempt("2024-03-02", "p1") is None
 
     assert await raw(backend, "SELECT count(*) FROM daily_attempts") == [(1,)]
     assert await raw(backend, "SELECT day, closed FROM daily_days") == [(DAY, 0)]
-    assert await store.daily_finished(DAY) == 0
-    assert await store.daily_board(DAY, 0, 10) == []
+    assert await store.daily.daily_finished(DAY) == 0
+    assert await store.daily.daily_board(DAY, 0, 10) == []
 
     # A finished attempt is returned finished, and not restarted.
-    assert await store.finish_daily(DAY, "p1", 90, [40, 50], 30.25)
+    assert await store.daily.finish_daily(DAY, "p1", 90, [40, 50], 30.25)
     finished = DailyAttempt(DAY, "p1", "room-1", 10.5, 90, 30.25)
     assert finished.finished
-    assert await store.start_daily(DailyAttempt(DAY, "p1", "room-3", 40.0)) == finished
-    assert await store.daily_attempt(DAY, "p1") == finished
+    assert await store.daily.start_daily(DailyAttempt(DAY, "p1", "room-3", 40.0)) == finished
+    assert await store.daily.daily_attempt(DAY, "p1") == finished
 
 
-async def test_finish_daily_once_and_its_results(backend: Backend, store: Store) -> None:
+async def test_finish_daily_once_and_its_results(backend: Backend, store: Stores) -> None:
     await add_players(store, "p1", "p2", "p3")
     for pid in ("p1", "p2", "p3"):
-        await store.start_daily(attempt(pid))
+        await store.daily.start_daily(attempt(pid))
 
-    assert await store.finish_daily(DAY, "p1", 100, [10, 20, 70], 5.0)
-    assert not await store.finish_daily(DAY, "p1", 50, [1, 1, 1], 6.0)  # already finished
-    assert not await store.finish_daily(DAY, "p9", 50, [1, 1, 1], 6.0)  # never started
-    assert not await store.finish_daily("2024-03-02", "p1", 50, [1, 1, 1], 6.0)
-    assert await store.daily_attempt(DAY, "p1") == DailyAttempt(
+    assert await store.daily.finish_daily(DAY, "p1", 100, [10, 20, 70], 5.0)
+    assert not await store.daily.finish_daily(DAY, "p1", 50, [1, 1, 1], 6.0)  # already finished
+    assert not await store.daily.finish_daily(DAY, "p9", 50, [1, 1, 1], 6.0)  # never started
+    assert not await store.daily.finish_daily("2024-03-02", "p1", 50, [1, 1, 1], 6.0)
+    assert await store.daily.daily_attempt(DAY, "p1") == DailyAttempt(
         DAY, "p1", f"room {DAY} p1", 1.0, 100, 5.0
     )
-    assert await store.daily_field(DAY) == [(0, 1, 10), (1, 1, 20), (2, 1, 70)]
+    assert await store.daily.daily_field(DAY) == [(0, 1, 10), (1, 1, 20), (2, 1, 70)]
     assert await raw(backend, "SELECT count(*) FROM daily_deals") == [(3,)]
 
-    assert await store.finish_daily(DAY, "p2", 120, [30, 30, 60], 4.0)
-    assert await store.daily_field(DAY) == [(0, 2, 40), (1, 2, 50), (2, 2, 130)]
-    assert await store.daily_points(DAY, ["p1", "p2", "p3", "nobody"]) == {
+    assert await store.daily.finish_daily(DAY, "p2", 120, [30, 30, 60], 4.0)
+    assert await store.daily.daily_field(DAY) == [(0, 2, 40), (1, 2, 50), (2, 2, 130)]
+    assert await store.daily.daily_points(DAY, ["p1", "p2", "p3", "nobody"]) == {
         "p1": [10, 20, 70],
         "p2": [30, 30, 60],
     }
-    assert await store.daily_points(DAY, ["p2"]) == {"p2": [30, 30, 60]}
-    assert await store.daily_points(DAY, []) == {}
-    assert await store.daily_points("2024-03-02", ["p1"]) == {}
+    assert await store.daily.daily_points(DAY, ["p2"]) == {"p2": [30, 30, 60]}
+    assert await store.daily.daily_points(DAY, []) == {}
+    assert await store.daily.daily_points("2024-03-02", ["p1"]) == {}
 
-    assert await store.daily_board(DAY, 0, 10) == [row("p2", 120, 4.0), row("p1", 100, 5.0)]
-    assert await store.daily_finished(DAY) == 2  # p3 has not finished
-    assert [await store.daily_rank(DAY, t) for t in (200, 120, 110, 100, 99, 0)] == [
+    assert await store.daily.daily_board(DAY, 0, 10) == [row("p2", 120, 4.0), row("p1", 100, 5.0)]
+    assert await store.daily.daily_finished(DAY) == 2  # p3 has not finished
+    assert [await store.daily.daily_rank(DAY, t) for t in (200, 120, 110, 100, 99, 0)] == [
         1,
         1,
         2,
@@ -168,13 +171,13 @@ async def test_finish_daily_once_and_its_results(backend: Backend, store: Store)
         3,
         3,
     ]
-    assert await store.daily_board("2024-03-02", 0, 10) == []
-    assert await store.daily_field("2024-03-02") == []
-    assert await store.daily_finished("2024-03-02") == 0
-    assert await store.daily_rank("2024-03-02", 0) == 1
+    assert await store.daily.daily_board("2024-03-02", 0, 10) == []
+    assert await store.daily.daily_field("2024-03-02") == []
+    assert await store.daily.daily_finished("2024-03-02") == 0
+    assert await store.daily.daily_rank("2024-03-02", 0) == 1
 
 
-async def test_board_ties_and_pages(store: Store) -> None:
+async def test_board_ties_and_pages(store: Stores) -> None:
     # Same total: the earlier finish first; same finish too: player id, by code point.
     ids = ["b", "a", "Z", "c", "d", "e", "f"]
     await add_players(store, *ids)
@@ -194,40 +197,40 @@ async def test_board_ties_and_pages(store: Store) -> None:
         row("f", 80, 3.5),
         row("e", 10, 1.0),
     ]
-    assert await store.daily_board(DAY, 0, 100) == board
-    assert await store.daily_rank(DAY, 80) == 2
+    assert await store.daily.daily_board(DAY, 0, 100) == board
+    assert await store.daily.daily_rank(DAY, 80) == 2
     for offset in range(9):
         for limit in (1, 2, 3, 7):
-            page = await store.daily_board(DAY, offset, limit)
+            page = await store.daily.daily_board(DAY, offset, limit)
             assert page == board[offset : offset + limit], (offset, limit)
-    assert await store.daily_board(DAY, 0, 0) == []
+    assert await store.daily.daily_board(DAY, 0, 0) == []
 
 
-async def test_daily_days_latest_first(store: Store) -> None:
+async def test_daily_days_latest_first(store: Stores) -> None:
     await add_players(store, "p1", "p2")
     for day in ("2024-03-01", "2024-03-03", "2024-02-27", "2024-03-02"):
         await play(store, "p1", 50, [50], day=day)
-    await store.start_daily(attempt("p1", "2024-03-04"))  # not finished: not a day played
+    await store.daily.start_daily(attempt("p1", "2024-03-04"))  # not finished: not a day played
     await play(store, "p2", 50, [50], day="2024-03-05")
 
-    assert await store.daily_days("p1", 10) == [
+    assert await store.daily.daily_days("p1", 10) == [
         "2024-03-03",
         "2024-03-02",
         "2024-03-01",
         "2024-02-27",
     ]
-    assert await store.daily_days("p1", 2) == ["2024-03-03", "2024-03-02"]
-    assert await store.daily_days("p2", 10) == ["2024-03-05"]
-    assert await store.daily_days("p3", 10) == []
+    assert await store.daily.daily_days("p1", 2) == ["2024-03-03", "2024-03-02"]
+    assert await store.daily.daily_days("p2", 10) == ["2024-03-05"]
+    assert await store.daily.daily_days("p3", 10) == []
 
 
 # --------------------------------------------------------------------------- all-time board
 
 
-async def test_close_daily_days_and_the_alltime_board(backend: Backend, store: Store) -> None:
+async def test_close_daily_days_and_the_alltime_board(backend: Backend, store: Stores) -> None:
     await add_players(store, "A", "B", "C")
     # 2024-02-28: only an unfinished attempt.  It closes and adds nothing.
-    await store.start_daily(attempt("C", "2024-02-28"))
+    await store.daily.start_daily(attempt("C", "2024-02-28"))
     # 2024-03-01: deal 0 field 110/3, deal 1 field 131/3: the field's sum 241/3.
     # Differences: A 100 - 241/3 = 59/3, B 81 - 241/3 = 2/3, C 60 - 241/3 = -61/3.
     await play(store, "A", 100, [40, 60], day="2024-03-01")
@@ -236,14 +239,18 @@ async def test_close_daily_days_and_the_alltime_board(backend: Backend, store: S
     # 2024-03-02: field 60/2 + 80/2 = 70: A 50 - 70 = -20, B 90 - 70 = 20; C unfinished.
     await play(store, "A", 50, [20, 30], day="2024-03-02")
     await play(store, "B", 90, [40, 50], day="2024-03-02")
-    await store.start_daily(attempt("C", "2024-03-02"))
+    await store.daily.start_daily(attempt("C", "2024-03-02"))
     # 2024-03-03, today: A alone, 70 - 70 = 0.
     await play(store, "A", 70, [30, 40], day="2024-03-03")
 
-    assert await store.alltime_board(1, 0, 10) == []
-    assert await store.alltime_count(0) == 0
-    assert await store.close_daily_days("2024-03-03") == ["2024-02-28", "2024-03-01", "2024-03-02"]
-    assert await store.close_daily_days("2024-03-03") == []
+    assert await store.daily.alltime_board(1, 0, 10) == []
+    assert await store.daily.alltime_count(0) == 0
+    assert await store.daily.close_daily_days("2024-03-03") == [
+        "2024-02-28",
+        "2024-03-01",
+        "2024-03-02",
+    ]
+    assert await store.daily.close_daily_days("2024-03-03") == []
     closed = await raw(backend, "SELECT day, closed FROM daily_days ORDER BY day")
     assert closed == [("2024-02-28", 1), ("2024-03-01", 1), ("2024-03-02", 1), ("2024-03-03", 0)]
 
@@ -254,32 +261,34 @@ async def test_close_daily_days_and_the_alltime_board(backend: Backend, store: S
         AlltimeRow("A", "nick A", 2, approx(-1 / 6)),
         AlltimeRow("C", "nick C", 1, approx(-61 / 3)),
     ]
-    assert await store.alltime_board(1, 0, 10) == board
-    assert await store.alltime_board(0, 0, 10) == board
-    assert await store.alltime_board(2, 0, 10) == board[:2]
-    assert await store.alltime_board(1, 1, 1) == board[1:2]
-    assert await store.alltime_board(1, 3, 10) == []
-    assert await store.alltime_board(3, 0, 10) == []
-    assert [await store.alltime_count(n) for n in (0, 1, 2, 3)] == [3, 3, 2, 0]
+    assert await store.daily.alltime_board(1, 0, 10) == board
+    assert await store.daily.alltime_board(0, 0, 10) == board
+    assert await store.daily.alltime_board(2, 0, 10) == board[:2]
+    assert await store.daily.alltime_board(1, 1, 1) == board[1:2]
+    assert await store.daily.alltime_board(1, 3, 10) == []
+    assert await store.daily.alltime_board(3, 0, 10) == []
+    assert [await store.daily.alltime_count(n) for n in (0, 1, 2, 3)] == [3, 3, 2, 0]
     sums = await raw(backend, "SELECT player_id, diff_sum FROM daily_alltime ORDER BY player_id")
     assert sums == [("A", approx(-1 / 3)), ("B", approx(62 / 3)), ("C", approx(-61 / 3))]
 
     # The next day: today closes too.  A's third day adds 0.
-    assert await store.close_daily_days("2024-03-04") == ["2024-03-03"]
-    assert await store.close_daily_days("2024-03-04") == []
-    assert await store.alltime_board(3, 0, 10) == [AlltimeRow("A", "nick A", 3, approx(-1 / 9))]
-    assert await store.alltime_board(2, 0, 10) == [
+    assert await store.daily.close_daily_days("2024-03-04") == ["2024-03-03"]
+    assert await store.daily.close_daily_days("2024-03-04") == []
+    assert await store.daily.alltime_board(3, 0, 10) == [
+        AlltimeRow("A", "nick A", 3, approx(-1 / 9))
+    ]
+    assert await store.daily.alltime_board(2, 0, 10) == [
         AlltimeRow("B", "nick B", 2, approx(31 / 3)),
         AlltimeRow("A", "nick A", 3, approx(-1 / 9)),
     ]
 
 
-async def test_alltime_ties_by_player_id(store: Store) -> None:
+async def test_alltime_ties_by_player_id(store: Stores) -> None:
     await add_players(store, "b", "a", "Z")
     for pid in ("b", "a", "Z"):
         await play(store, pid, 50, [50])  # every difference 0
-    assert await store.close_daily_days("2024-03-02") == [DAY]
-    board = await store.alltime_board(1, 0, 10)
+    assert await store.daily.close_daily_days("2024-03-02") == [DAY]
+    board = await store.daily.alltime_board(1, 0, 10)
     assert [(r.player_id, r.days, r.average) for r in board] == [
         ("Z", 1, 0.0),
         ("a", 1, 0.0),
@@ -290,15 +299,15 @@ async def test_alltime_ties_by_player_id(store: Store) -> None:
 # --------------------------------------------------------------------------- two nodes
 
 
-async def test_two_nodes_race_finish_daily(two: tuple[Store, Store]) -> None:
+async def test_two_nodes_race_finish_daily(two: tuple[Stores, Stores]) -> None:
     a, b = two
     ids = [f"p{i:02}" for i in range(20)]
     await add_players(a, *ids)
-    await asyncio.gather(*(s.start_daily(attempt(pid)) for pid in ids for s in (a, b)))
+    await asyncio.gather(*(s.daily.start_daily(attempt(pid)) for pid in ids for s in (a, b)))
 
     results = await asyncio.gather(
         *(
-            s.finish_daily(DAY, pid, 10 + i, [i, 10], float(i) + (s is b))
+            s.daily.finish_daily(DAY, pid, 10 + i, [i, 10], float(i) + (s is b))
             for i, pid in enumerate(ids)
             for s in (a, b)
         )
@@ -306,14 +315,14 @@ async def test_two_nodes_race_finish_daily(two: tuple[Store, Store]) -> None:
     for i in range(len(ids)):
         assert sorted(results[2 * i : 2 * i + 2]) == [False, True], ids[i]
     expected = [(0, 20, sum(range(20))), (1, 20, 200)]
-    assert await a.daily_field(DAY) == expected
-    assert await b.daily_field(DAY) == expected
-    assert await b.daily_finished(DAY) == 20
-    points = await a.daily_points(DAY, ids)
+    assert await a.daily.daily_field(DAY) == expected
+    assert await b.daily.daily_field(DAY) == expected
+    assert await b.daily.daily_finished(DAY) == 20
+    points = await a.daily.daily_points(DAY, ids)
     assert points == {pid: [i, 10] for i, pid in enumerate(ids)}
 
 
-async def test_two_nodes_race_close_daily_days(two: tuple[Store, Store]) -> None:
+async def test_two_nodes_race_close_daily_days(two: tuple[Stores, Stores]) -> None:
     a, b = two
     ids = [f"p{i}" for i in range(4)]
     await add_players(a, *ids)
@@ -324,16 +333,16 @@ async def test_two_nodes_race_close_daily_days(two: tuple[Store, Store]) -> None
     await play(a, "p0", 0, [0], day="2024-03-09")  # today
 
     closed_a, closed_b = await asyncio.gather(
-        a.close_daily_days("2024-03-09"), b.close_daily_days("2024-03-09")
+        a.daily.close_daily_days("2024-03-09"), b.daily.close_daily_days("2024-03-09")
     )
     assert sorted(closed_a + closed_b) == days  # each day closed once, by one of them
     assert closed_a == sorted(closed_a)
     assert closed_b == sorted(closed_b)
-    assert await a.close_daily_days("2024-03-09") == []
+    assert await a.daily.close_daily_days("2024-03-09") == []
 
     # A day's field sum is 0 + 10 + 20 + 30 + 4d = 60 + 4d: player i's difference each day is
     # 10i + d - 15 - d = 10i - 15, whatever the day.
-    board = await b.alltime_board(1, 0, 10)
+    board = await b.daily.alltime_board(1, 0, 10)
     assert [(r.player_id, r.days) for r in board] == [(pid, 8) for pid in reversed(ids)]
     assert [r.average for r in board] == pytest.approx([15.0, 5.0, -5.0, -15.0])
 
@@ -395,8 +404,11 @@ async def test_sqlite_daily_queries_read_through_indexes(tmp_path: Path) -> None
                 conn.executemany(f"INSERT INTO {table}{named} VALUES ({marks})", rows)
         conn.execute("ANALYZE")
         plans = {
-            name: [str(step[-1]) for step in conn.execute(f"EXPLAIN QUERY PLAN {sql}", args)]
-            for name, (sql, args) in sqlite_store.DAILY_QUERIES.items()
+            name: [
+                str(step[-1])
+                for step in conn.execute(f"EXPLAIN QUERY PLAN {q.sqlite}", sqlite_args(args))
+            ]
+            for name, (q, args) in DAILY_QUERIES.items()
         }
     finally:
         conn.close()
@@ -419,8 +431,8 @@ async def test_postgres_daily_queries_read_through_indexes() -> None:
                 await conn.copy_records_to_table(table, records=rows, columns=COLUMNS.get(table))
             await conn.execute("VACUUM ANALYZE")
             plans = {}
-            for name, (sql, args) in pg_store.DAILY_QUERIES.items():
-                rows = await conn.fetch(f"EXPLAIN {sql}", *args)
+            for name, (q, args) in DAILY_QUERIES.items():
+                rows = await conn.fetch(f"EXPLAIN {q.postgres}", *args)
                 plans[name] = "\n".join(r[0] for r in rows)
         finally:
             await conn.close()

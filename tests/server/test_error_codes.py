@@ -549,7 +549,7 @@ async def solo_game(tmp_path: Path) -> None:
         room_id = solo["room_id"]
         while ann.tables[room_id].turn != 0:  # the CPUs act up to ann's turn, then wait
             await ann.next("update", room_id=room_id)
-        store = await h.store()
+        store = (await h.stores()).rooms
 
         async def state() -> Any:
             return await store.log(room_id), await store.room(room_id)
@@ -734,7 +734,7 @@ async def daily_finished(h: Harness) -> tuple[GameClient, str]:
     room_id = snap["room_id"]
     await play_until([ann], room_id, lambda: ann.tables[room_id].over)
     await drain(ann)
-    store = await h.store()  # its status is stored once the match's subscribers heard it
+    store = (await h.stores()).rooms  # its status is stored once the match's subscribers heard it
     async with asyncio.timeout(15):
         while (row := await store.room(room_id)) is None or row.status != "finished":
             await asyncio.sleep(0.01)
@@ -745,7 +745,7 @@ async def daily_finished(h: Harness) -> tuple[GameClient, str]:
 async def bad_nickname(tmp_path: Path) -> None:
     async with server(tmp_path) as h:
         ann = await h.client("ann")
-        store = await h.store()
+        store = (await h.stores()).identities
 
         async def state() -> Any:
             return await store.player(ann.player_id)
@@ -759,7 +759,7 @@ async def nickname_taken(tmp_path: Path) -> None:
     async with server(tmp_path) as h:
         ann, bob = await h.client("ann"), await h.client("bob")
         await ann.request({"type": "set_nickname", "nickname": "Anna"}, "nickname")
-        store = await h.store()
+        store = (await h.stores()).identities
 
         async def state() -> Any:
             return await store.player(bob.player_id)
@@ -800,11 +800,13 @@ async def daily_not_over(tmp_path: Path) -> None:
 async def daily_played(tmp_path: Path) -> None:
     async with server(tmp_path, daily_deals=1) as h:
         ann, room_id = await daily_finished(h)
-        store = await h.store()
+        stores = await h.stores()
         day = day_of(h.clock.wall())
 
         async def state() -> Any:
-            return await store.daily_attempt(day, ann.player_id), await store.room(room_id)
+            return await stores.daily.daily_attempt(day, ann.player_id), await stores.rooms.room(
+                room_id
+            )
 
         await refused(ann, {"type": "daily_start"}, "daily_played", (), state)
 

@@ -31,7 +31,7 @@ async def test_a_chosen_nickname_is_yours_alone(harness: Harness) -> None:
     assert (await rename(anna, "Anna"))["nickname"] == "Anna"
     assert (await rename(bob, "Anna de Vries"))["nickname"] == "Anna de Vries"
     await harness.client(token=anna.token)
-    store = await harness.store()
+    store = (await harness.stores()).identities
     assert (await store.player(anna.player_id)).nickname == "Anna"
 
 
@@ -42,7 +42,7 @@ async def test_bad_nicknames_are_refused_and_change_nothing(harness: Harness) ->
         assert error["code"] == "bad_nickname", (bad, error)
     error = await anna.request({"type": "set_nickname", "nickname": 42}, "nickname")
     assert error["code"] == "invalid_field"
-    store = await harness.store()
+    store = (await harness.stores()).identities
     assert (await store.player(anna.player_id)).nickname == "anna"
 
 

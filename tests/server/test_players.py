@@ -16,7 +16,7 @@ from engine.rules import PitBonus
 from engine.scoring import PIT_BONUS
 from server.players.ratings import MU, SIGMA, conservative, rate_match
 from server.runtime.domain_events import MatchEnded, TournamentEnded
-from server.store.base import BOARD_MIN_MATCHES
+from server.store.players import BOARD_MIN_MATCHES
 from server.table.room import Room
 from server.table.room_entries import Created, Seated, Started
 from tests.matches import ending, won_by
@@ -102,7 +102,7 @@ async def test_a_rated_match_rates_its_players_once(harness: Harness) -> None:
     assert event.rated and event.starters == tuple(p.player_id for p in players)
     await harness.server.events.publish(event)
     # a restart that finds the room unsettled replays it and publishes its ending again
-    store = await harness.store()
+    store = (await harness.stores()).rooms
     await store.set_room_status(room_id, "playing")
     await harness.restart()
     assert (await store.room(room_id)).status == "finished"  # type: ignore[union-attr]

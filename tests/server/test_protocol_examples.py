@@ -26,7 +26,7 @@ from client import GameClient
 from server.daily.days import day_of
 from server.daily.service import ALLTIME_MIN_DAYS
 from server.runtime.domain_events import MatchEnded, TournamentEnded
-from server.store.base import BOARD_MIN_MATCHES
+from server.store.players import BOARD_MIN_MATCHES
 from server.wire import protocol as p
 from tests.matches import ending, won_by
 from tests.server.bots_hold import hold

@@ -331,7 +331,7 @@ class RoomMachine(RuleBasedStateMachine):
             assert fingerprint(replayed) == live, "the room differs from a replay of its log"
         else:
             assert not replayed.live, f"the actor ended with the room {replayed.status}"
-            store = await self.h.store()
+            store = (await self.h.stores()).rooms
             row = await store.room(self.room_id)
             assert row is not None and row.status == replayed.status, (row, replayed.status)
         self._fold(entries)
@@ -353,12 +353,12 @@ class RoomMachine(RuleBasedStateMachine):
         if actor is not None:
 
             async def inside() -> tuple[list[Any], tuple[Any, ...]]:
-                log = await server.store.log(self.room_id)
+                log = await server.stores.logs.log(self.room_id)
                 return [decode(e.entry) for e in log], fingerprint(actor.room)  # type: ignore[attr-defined]
 
             with contextlib.suppress(Refused):
                 return await actor.call(inside)
-        log = await server.store.log(self.room_id)
+        log = await server.stores.logs.log(self.room_id)
         return [decode(e.entry) for e in log], None
 
     def _fold(self, entries: list[Any]) -> None:

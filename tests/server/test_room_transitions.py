@@ -36,6 +36,12 @@ from server.table.room_entries import (
 
 pytestmark = pytest.mark.server
 
+
+def acted(seat: int, action: str, by: str) -> Acted:
+    """An act entry, its action in notation."""
+    return Acted(seat, Action.parse(action), by)
+
+
 OWNER = "p0"
 FULL = [Seated(0, OWNER), Seated(1, "p1"), Seated(2, "p2"), Seated(3, "p3")]
 READY = [Readied(s, True) for s in range(4)]
@@ -53,7 +59,7 @@ def playing(*more: Entry, rules: Rules | None = None) -> Callable[[], Room]:
 
 def with_trump(*more: Entry) -> Callable[[], Room]:
     """Seat 1 named hearts: it leads the first trick (then ``more``)."""
-    return playing(Acted(1, "trump:h", "player"), *more)
+    return playing(acted(1, "trump:h", "player"), *more)
 
 
 def legal(room: Room) -> str:
@@ -78,6 +84,22 @@ def solo() -> Room:
         cpu_level="heuristic", mode="solo",
     )  # fmt: skip
     return Room.from_log("r1", [first, Started()])
+
+
+def private(*more: Entry) -> Callable[[], Room]:
+    """An open private room (invite code "c0de"), then ``more``."""
+    first = Created(OWNER, "friends", Rules(), 30, True, "c0de", seed=7)
+    return lambda: Room.from_log("r1", [first, *more])
+
+
+CLOSES = 1_000.0  # ``closing``'s closing time (wall seconds)
+
+
+def closing(*more: Entry) -> Callable[[], Room]:
+    """A running match (seat 1 acts first) that closes unfinished at ``CLOSES``, then
+    ``more``."""
+    first = Created(OWNER, "daily", Rules(), 30, True, None, seed=7, closes_at=CLOSES)
+    return lambda: Room.from_log("r1", [first, *PLAYING_LOG, *more])
 
 
 def daily(*more: Entry) -> Callable[[], Room]:
@@ -106,7 +128,7 @@ def due(room: Room) -> Decision:
 
 def after_lead() -> Room:
     room = with_trump()()
-    room.apply(Acted(1, legal(room), "player"))
+    room.apply(acted(1, legal(room), "player"))
     return room
 
 
@@ -173,7 +195,7 @@ CASES = [
     Case("act at a stale version", playing(), lambda r: r.act("p1", "pass", r.version - 1),
          "stale_version"),
     Case("act at the table's version", playing(), lambda r: r.act("p1", "pass", r.version),
-         [Acted(1, "pass", "player")]),
+         [acted(1, "pass", "player")]),
     Case("act in bad notation", playing(), lambda r: r.act("p1", "zz", None), "bad_notation"),
     Case("act out of turn", playing(), lambda r: r.act("p2", "pass", None), "not_your_turn"),
     Case("a card while trump is chosen", playing(), lambda r: r.act("p1", "Jh", None),
@@ -185,9 +207,9 @@ CASES = [
     Case("a card the rules forbid", after_lead, lambda r: r.act("p2", held_by(r, 2, False), None),
          "illegal_card"),
     Case("a card the rules allow", after_lead, lambda r: r.act("p2", held_by(r, 2, True), None),
-         lambda r: [Acted(2, held_by(r, 2, True), "player")]),
+         lambda r: [acted(2, held_by(r, 2, True), "player")]),
     Case("act while away: back first", playing(Away(1, True)), lambda r: r.act("p1", "pass", None),
-         [Away(1, False), Acted(1, "pass", "player")]),
+         [Away(1, False), acted(1, "pass", "player")]),
     # back and resume
     Case("back without a seat", playing(), lambda r: r.back("p9"), "not_seated"),
     Case("back when not away", playing(), lambda r: r.back("p1"), []),
@@ -196,6 +218,45 @@ CASES = [
          [Away(2, False)]),
     Case("resume a seat that is not away", playing(), lambda r: r.resume("p2"), []),
     Case("resume as a spectator", playing(), lambda r: r.resume("p9"), []),
+    # who may come in and command: the actor says whether the connection follows the room
+    Case("a stranger comes into a solo game", solo, lambda r: r.admit("p9", True) or [],
+         "solo_game"),
+    Case("its player comes back to a solo game", solo, lambda r: r.admit(OWNER, False) or [],
+         []),
+    Case("a private room without its invite", private(), lambda r: r.admit("p9", False) or [],
+         "invite_required"),
+    Case("a private room with its invite", private(), lambda r: r.admit("p9", True) or [], []),
+    Case("a public room without an invite", build, lambda r: r.admit("p9", False) or [], []),
+    Case("act without following", playing(),
+         lambda r: r.act("p1", "pass", None, follows=False), "not_a_member"),
+    Case("back without following", playing(Away(1, True)),
+         lambda r: r.back("p1", follows=False), "not_a_member"),
+    Case("continue without following", playing(), lambda r: r.continue_("p1", follows=False),
+         "not_a_member"),
+    Case("chat without following", playing(), lambda r: r.chat("p9", follows=False) or [],
+         "not_a_member"),
+    Case("chat while following", playing(), lambda r: r.chat("p9") or [], []),
+    Case("a stranger resumes a private room", private(Seated(1, "p1")),
+         lambda r: r.resume("p9"), "not_a_member"),
+    Case("its player resumes a private room", private(Seated(1, "p1")),
+         lambda r: r.resume("p1"), []),
+    # the closing time (the daily game's: its day's games close)
+    Case("act before the closing time", closing(),
+         lambda r: r.act("p1", "pass", None, now=CLOSES - 1), [acted(1, "pass", "player")]),
+    Case("act at the closing time", closing(),
+         lambda r: r.act("p1", "pass", None, now=CLOSES), [Closed()]),
+    Case("back after the closing time", closing(Away(1, True)),
+         lambda r: r.back("p1", now=CLOSES + 1), [Closed()]),
+    Case("continue after the closing time", closing(),
+         lambda r: r.continue_("p2", now=CLOSES + 1), [Closed()]),
+    Case("resume after the closing time", closing(), lambda r: r.resume("p1", CLOSES + 1),
+         [Closed()]),
+    Case("a stranger acts after the closing time", closing(),
+         lambda r: r.act("p9", "pass", None, follows=False, now=CLOSES + 1), "not_a_member"),
+    Case("close before the closing time", closing(), lambda r: r.close(CLOSES - 1), []),
+    Case("close at the closing time", closing(), lambda r: r.close(CLOSES), [Closed()]),
+    Case("close a closed room", closing(Closed()), lambda r: r.close(CLOSES), []),
+    Case("close a room without a closing time", playing(), lambda r: r.close(1e12), []),
     # replace_with_cpu (a tournament player abandoned)
     Case("a player is replaced", playing(), lambda r: r.replace_with_cpu("p2"),
          [Seated(2, None, True, "strong")]),
@@ -209,11 +270,11 @@ BOT_CASES = [
          [Seated(3, None, True, "heuristic")]),
     # expire (the decision due, answered by a search)
     Case("a CPU's decision", cpu_at(1), lambda r: r.expire(due(r), "pass"),
-         [Acted(1, "pass", "cpu")]),
+         [acted(1, "pass", "cpu")]),
     Case("an away seat's decision", playing(Away(1, True)), lambda r: r.expire(due(r), "pass"),
-         [Acted(1, "pass", "cpu")]),
+         [acted(1, "pass", "cpu")]),
     Case("a timeout's decision", playing(), lambda r: r.expire(due(r), "pass"),
-         [Acted(1, "pass", "timeout")]),
+         [acted(1, "pass", "timeout")]),
     Case("a decision of an earlier version", playing(),
          lambda r: r.expire(dataclasses.replace(due(r), version=r.version - 1), "pass"), []),
     Case("a decision for another seat", playing(),
@@ -233,6 +294,8 @@ BOT_CASES = [
          "not_playing"),
     Case("a hint without a seat", playing(), lambda r: r.hint("p9"), "not_seated"),
     Case("a hint out of turn", playing(), lambda r: r.hint("p2"), "not_your_turn"),
+    Case("a hint without following", playing(), lambda r: r.hint("p1", follows=False),
+         "not_a_member"),
 ]  # fmt: skip
 
 # What each refusal says, word for word: the message a player reads.
@@ -263,6 +326,16 @@ SAYS = {
     'a card not in the hand': '8c is not in your hand',
     'a card the rules forbid': 'Td is not legal: must follow clubs',
     'back without a seat': 'you have no seat in this room',
+    'a stranger comes into a solo game': "this is another player's game against CPUs: only "
+    "they may play or watch it",
+    'a private room without its invite': 'this room is private: use its invite code',
+    'act without following': "join, watch or resume room 'r1' first",
+    'back without following': "join, watch or resume room 'r1' first",
+    'continue without following': "join, watch or resume room 'r1' first",
+    'chat without following': "join, watch or resume room 'r1' first",
+    'a stranger resumes a private room': 'resume a private room only where you have a seat',
+    'a stranger acts after the closing time': "join, watch or resume room 'r1' first",
+    'a hint without following': "join, watch or resume room 'r1' first",
     'a decision that is not legal': 'cards are not being played now (phase trump)',
     'a hint at a tournament table': 'no hints at a tournament table',
     'a hint before the match': 'no match is being played (the room is open)',
@@ -301,6 +374,48 @@ def test_transition(case: Case) -> None:
     assert room.version == before + len(entries)
 
 
+# -- attendance: an open room nobody follows closes, an owner gone hands it over -------------
+
+WAIT = 120.0  # ``abandon_after``'s default
+
+
+def test_an_open_room_none_of_its_players_follows_closes_after_the_wait() -> None:
+    room = build(Seated(1, "p1"))
+    assert room.attendance(frozenset({"p9"}), 10.0) == 10.0 + WAIT  # a spectator is nobody
+    assert room.attendance(frozenset(), 50.0) == 10.0 + WAIT  # still alone since 10
+    assert room.abandon(10.0 + WAIT - 1) == []
+    assert room.abandon(10.0 + WAIT) == [Closed()]
+    assert room.attendance(frozenset({"p1"}), 60.0) != 60.0 + WAIT  # a player came back
+    assert room.alone_since is None and room.abandon(1e9) == []
+
+
+def test_an_empty_open_room_counts_anyone_who_follows_it() -> None:
+    room = build()
+    assert room.attendance(frozenset({"p9"}), 0.0) is None  # its owner is gone: nobody heirs
+    assert room.attendance(frozenset(), 5.0) == 5.0 + WAIT
+    assert room.abandon(5.0 + WAIT) == [Closed()]
+
+
+def test_an_owner_gone_for_the_wait_hands_the_room_to_the_next_player_clockwise() -> None:
+    room = build(Seated(0, OWNER), Seated(1, "p1"), Seated(3, "p3"))
+    assert room.attendance(frozenset({OWNER, "p1", "p3"}), 0.0) is None
+    assert room.attendance(frozenset({"p1", "p3"}), 30.0) == 30.0 + WAIT
+    assert room.pass_owner(frozenset({"p1", "p3"}), 30.0 + WAIT - 1) == []
+    assert room.pass_owner(frozenset({"p3"}), 30.0 + WAIT) == [Owned("p3")]  # p1 went too
+    assert room.pass_owner(frozenset({"p1", "p3"}), 30.0 + WAIT) == [Owned("p1")]
+    assert room.attendance(frozenset(), 40.0) == 40.0 + WAIT  # nobody at all: alone from 40
+    assert room.attendance(frozenset({OWNER, "p1"}), 50.0) is None  # the owner is back
+    assert room.pass_owner(frozenset({"p1"}), 1e9) == []
+
+
+def test_an_owner_who_leaves_without_a_seat_hands_the_room_over_at_once() -> None:
+    room = build(Seated(2, "p2"), Seated(3, "p3"))
+    assert room.pass_owner(frozenset({"p2", "p3"})) == [Owned("p2")]  # from seat 0 on
+    assert room.pass_owner(frozenset()) == []  # nobody seated follows it
+    assert playing()().pass_owner(frozenset({"p1"})) == []  # only an open room's
+    assert playing()().attendance(frozenset(), 0.0) is None and playing()().abandon(1e9) == []
+
+
 # -- expire: the decision due ran out of time, or is a CPU's ---------------------------------
 
 
@@ -325,7 +440,7 @@ def test_a_cpu_decides_a_legal_action() -> None:
     legal = {str(a) for a in room.match.legal_actions()}
     (entry,) = expire(room)
     assert isinstance(entry, Acted) and (entry.seat, entry.by) == (1, "cpu")
-    assert entry.action in legal
+    assert str(entry.action) in legal
 
 
 def test_an_expired_decision_is_the_same_on_every_replay() -> None:
@@ -333,7 +448,7 @@ def test_an_expired_decision_is_the_same_on_every_replay() -> None:
     node) decides alike, and entries that are no play (away, back, a pause) change nothing."""
     decisions = {str(expire(playing()())) for _ in range(5)}
     assert len(decisions) == 1
-    later = playing(Acted(1, "pass", "player"), Acted(2, "pass", "player"))()
+    later = playing(acted(1, "pass", "player"), acted(2, "pass", "player"))()
     assert later.turn == 3 and expire(later)[0].seat == 3  # type: ignore[union-attr]
     assert later.decision_due().seed == "7/2"  # type: ignore[union-attr]
     later.apply(Away(3, True))
@@ -346,11 +461,11 @@ def test_timeouts_in_a_row_mark_the_seat_away() -> None:
     (first,) = expire(room)
     assert (first.seat, first.by) == (1, "timeout")  # type: ignore[union-attr]
     # seat 1 passes on a timeout, the others pass: all four passed, seat 1 must name trump
-    for entry in (Acted(1, "pass", "timeout"), *(Acted(s, "pass", "player") for s in (2, 3, 0))):
+    for entry in (acted(1, "pass", "timeout"), *(acted(s, "pass", "player") for s in (2, 3, 0))):
         room.apply(entry)
     assert room.turn == 1 and room.seats[1].timeouts == 1
-    acted, away = expire(room)
-    assert (acted.seat, acted.by) == (1, "timeout") and away == Away(1, True)  # type: ignore[union-attr]
+    timed_out, away = expire(room)
+    assert (timed_out.seat, timed_out.by) == (1, "timeout") and away == Away(1, True)  # type: ignore[union-attr]
 
 
 def test_away_after_is_a_setting() -> None:
@@ -362,12 +477,12 @@ def test_a_timeout_plays_a_legal_action_and_a_finished_room_waits_for_nothing() 
     room = playing()()
     assert room.match is not None
     legal = {str(a) for a in room.match.legal_actions()}
-    (acted,) = expire(build(*PLAYING_LOG, away_after=9))
-    assert acted.action in legal  # type: ignore[union-attr]
+    (timed_out,) = expire(build(*PLAYING_LOG, away_after=9))
+    assert str(timed_out.action) in legal  # type: ignore[union-attr]
     room = build(*FULL, *READY, Started(), rules=Rules(end="deals", end_value=1))
     while room.status == PLAYING:
         assert room.match is not None
-        room.apply(Acted(room.turn, str(room.match.legal_actions()[0]), "player"))  # type: ignore[arg-type]
+        room.apply(acted(room.turn, str(room.match.legal_actions()[0]), "player"))  # type: ignore[arg-type]
     assert expire(room) == [] and room.waiting_on() is None
     with pytest.raises(RoomError) as refused:  # the match is over: nothing more to play
         room.act("p1", "pass", None)
@@ -403,10 +518,10 @@ def test_the_daily_game_waits_for_its_player_and_plays_only_its_cpus() -> None:
 def test_a_move_made_for_a_player_is_remembered() -> None:
     """``stood_in``: the seats whose player had a move made for them (a timeout, or the
     server playing an away seat), whatever the mode; not a CPU's own moves."""
-    room = playing(Acted(1, "pass", "timeout"), Acted(2, "pass", "player"))()
+    room = playing(acted(1, "pass", "timeout"), acted(2, "pass", "player"))()
     assert room.stood_in == {1}
     room = cpu_at(1)()
-    room.apply(Acted(1, "pass", "cpu"))
+    room.apply(acted(1, "pass", "cpu"))
     assert room.stood_in == set()
 
 
@@ -426,7 +541,7 @@ def test_a_cpu_decides_at_its_level_and_the_server_takes_over_with_strong() -> N
         decision = due(room)
         seen[decision.seat] = decision.level
         assert decision.view.seat == decision.seat and decision.view.legal  # its own view
-        room.apply(Acted(decision.seat, str(decision.view.legal[0]), "cpu"))
+        room.apply(acted(decision.seat, str(decision.view.legal[0]), "cpu"))
     assert seen == {0: "random", 1: "heuristic", 2: "strong", 3: "strong"}  # 3: a timeout
 
 
@@ -509,16 +624,16 @@ def test_an_emptied_seat_asks_everyone_to_confirm_again() -> None:
 
 def test_timeouts_count_in_a_row() -> None:
     room = playing()()
-    room.apply(Acted(1, "pass", "timeout"))
-    room.apply(Acted(2, "pass", "timeout"))
+    room.apply(acted(1, "pass", "timeout"))
+    room.apply(acted(2, "pass", "timeout"))
     assert [s.timeouts for s in room.seats] == [0, 1, 1, 0]
-    room.apply(Acted(3, "pass", "cpu"))  # a CPU's move leaves the count alone
-    room.apply(Acted(0, "pass", "player"))
+    room.apply(acted(3, "pass", "cpu"))  # a CPU's move leaves the count alone
+    room.apply(acted(0, "pass", "player"))
     assert [s.timeouts for s in room.seats] == [0, 1, 1, 0]
-    room.apply(Acted(1, "trump:h", "player"))  # the player's own move resets it
+    room.apply(acted(1, "trump:h", "player"))  # the player's own move resets it
     assert room.seats[1].timeouts == 0
     for seat, by in ((1, "player"), (2, "timeout")):  # seat 1 leads; seat 2 times out again
-        room.apply(Acted(seat, legal(room), by))
+        room.apply(acted(seat, legal(room), by))
     assert room.seats[2].timeouts == 2
     room.apply(Away(2, True))  # away: the count stands
     assert (room.seats[2].away, room.seats[2].timeouts) == (True, 2)
@@ -533,7 +648,7 @@ def test_start_deals_and_a_finished_match_finishes_the_room() -> None:
     ended = []
     while room.status == PLAYING:
         assert room.match is not None
-        ended += room.apply(Acted(room.turn, str(room.match.legal_actions()[0]), "player"))  # type: ignore[arg-type]
+        ended += room.apply(acted(room.turn, str(room.match.legal_actions()[0]), "player"))  # type: ignore[arg-type]
     assert room.status == FINISHED and room.turn is None
     assert any(isinstance(e, MatchEnded) for e in ended)
 
@@ -603,7 +718,7 @@ EVERY_ENTRY: list[Entry] = [
     Created("system", "t", Rules(), 30, False, None, 5, "t_1", ("a", None, "b", "c"), "strong"),
     Seated(1, "p1"), Seated(2, None, True), Seated(2, None, True, "random"), Seated(3, None),
     Readied(0, True), Started(),
-    Acted(1, "Jh", "timeout"), Away(2, True), Closed(),
+    acted(1, "Jh", "timeout"), Away(2, True), Closed(),
 ]  # fmt: skip
 
 
@@ -645,7 +760,7 @@ def paused_room(seats: list[Entry] | None = None) -> Room:
     room = Room.from_log("r1", [first, *(seats or FULL), *READY, Started()], pauses=True)
     assert room.match is not None
     while room.match.deal_number == 0:
-        room.apply(Acted(room.match.turn, str(room.match.legal_actions()[0]), "player"))  # type: ignore[arg-type]
+        room.apply(acted(room.match.turn, str(room.match.legal_actions()[0]), "player"))  # type: ignore[arg-type]
     return room
 
 
@@ -694,7 +809,7 @@ def test_a_log_written_without_pauses_plays_through_them_and_cpus_decide_alike()
     # the same deal played by a log without pauses: an act ends the pause
     again = paused_room()
     assert again.waiting is not None
-    again.apply(Acted(again.match.turn, legal(again), "player"))  # type: ignore[union-attr, arg-type]
+    again.apply(acted(again.match.turn, legal(again), "player"))  # type: ignore[union-attr, arg-type]
     assert again.waiting is None
     for entry in (Seen(2), Resumed()):
         assert decode(entry.to_dict()) == entry

@@ -525,7 +525,7 @@ async def test_an_open_room_its_players_left_closes_after_a_while(harness: Harne
     await watcher.next("lobby_presence", online=1)  # the server has seen him go
     abandon_after = harness.settings.abandon_after
     harness.advance(abandon_after - 1)
-    store = await harness.store()
+    store = (await harness.stores()).rooms
     assert (await store.room(room_id)).status == "open"  # type: ignore[union-attr]
     harness.advance(2)
     gone = await watcher.next("lobby_room_gone", room_id=room_id)
@@ -597,7 +597,7 @@ async def test_an_owner_gone_for_abandon_after_passes_the_room_on(harness: Harne
     await cas.send({"type": "remove_seat", "room_id": room_id, "seat": 1})
     emptied = await bob.next("update", kind="seat", seat=1)
     assert emptied["room"]["seats"][1]["player_id"] is None
-    store = await harness.store()
+    store = (await harness.stores()).rooms
     assert (await store.room(room_id)).status == "open"  # type: ignore[union-attr]
 
 

@@ -88,7 +88,7 @@ async def test_a_write_reported_failed_that_went_in_is_folded_in(harness: Harnes
     created = await ann.request({"type": "create_room", "seat": 0}, "snapshot")
     room_id, version = created["room_id"], created["version"]
     assert (await sam.request({"type": "watch", "room_id": room_id}, "snapshot"))["seat"] is None
-    store = await harness.store()
+    store = (await harness.stores()).logs
     await store.append(room_id, version + 1, {"t": "ready", "seat": 0, "ready": True})
 
     take = {"type": "take_seat", "room_id": room_id, "seat": 1}

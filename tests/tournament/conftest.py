@@ -6,7 +6,7 @@ Tests never reach into the server.  A tournament is scheduled the way an operato
 the server's database); the running server picks it up when someone registers for it or
 watches it.  What happens is observed through the protocol (``tournament`` and lobby frames,
 room snapshots and updates), HTTP (``GET /cluster``, ``GET /matches/<id>``) and the store's
-public reads (``store.tournament``, ``store.log``) for durability.
+public reads (``tournaments.tournament``, ``logs.log``) for durability.
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ async def schedule(
     repeat: str | None = None,
 ) -> str:
     """A new tournament stored as ``klaverjas tournament schedule`` stores one; its id."""
-    store = await harness.store()
+    store = (await harness.stores()).tournaments
     tid, _ = await new_tournament(
         store, fmt, start_at, fill_with_cpu, start_when_full, repeat, harness.clock.wall()
     )
@@ -100,7 +100,7 @@ async def tournament_now(client: GameClient, tid: str) -> dict[str, Any]:
 
 async def log_length(harness: Harness, tid: str) -> int:
     """How many entries the tournament's durable log holds."""
-    return len(await (await harness.store()).log(tid))
+    return len(await (await harness.stores()).logs.log(tid))
 
 
 async def wait_for(condition: Callable[[], bool], timeout: float = 10.0) -> None:

@@ -476,7 +476,7 @@ async def test_registering_for_a_cancelled_tournament_is_refused(harness: Harnes
     code = await refusal(other, {"type": "tournament_register", "tournament_id": tid})
     assert code == "registration_closed"
     assert await log_length(harness, tid) == before
-    row = await (await harness.store()).tournament(tid)
+    row = await (await harness.stores()).tournaments.tournament(tid)
     assert row is not None and row.status == "cancelled"
     # watching it afterwards shows it as it ended, and changes nothing
     shown = await other.request({"type": "tournament_watch", "tournament_id": tid}, "tournament")
@@ -582,7 +582,7 @@ async def test_a_daily_tournament_is_scheduled_again(harness: Harness, fill: boo
     listing = await lobby.request({"type": "lobby_subscribe"}, "lobby")
     assert [t["id"] for t in listing["tournaments"]] == [again["id"]]
     assert gone()
-    row = await (await harness.store()).tournament(tid)
+    row = await (await harness.stores()).tournaments.tournament(tid)
     assert row is not None and row.status == ("finished" if fill else "cancelled")
     # it is a real tournament: it takes registrations
     await register([await harness.client("next")], again["id"])

@@ -98,7 +98,7 @@ async def test_nobody_registered_cancels_it_and_the_next_is_announced(
     (second,) = await listed_once(watcher, lambda ts: [t["id"] for t in ts] != [first["id"]])
     assert second["status"] == "scheduled"
     assert second["start_at"] == first["start_at"] + HOUR
-    row = await (await harness.store()).tournament(first["id"])
+    row = await (await harness.stores()).tournaments.tournament(first["id"])
     assert row is not None and row.status == "cancelled"
     assert (await harness.running())["rooms"] == []  # no table was opened
 
@@ -118,7 +118,7 @@ async def test_made_once_across_restarts_and_missed_hours_skipped(harness: Harne
     # whoever scheduled it (the series, or the server's own schedule)
     (now,) = await listed_once(watcher, lambda ts: first["id"] not in [t["id"] for t in ts])
     assert now["status"] == "scheduled" and now["start_at"] == next_hour(wall)
-    row = await (await harness.store()).tournament(first["id"])
+    row = await (await harness.stores()).tournaments.tournament(first["id"])
     assert row is not None and row.status == "cancelled"
     assert (await harness.running())["tournaments"] == [now["id"]]
 

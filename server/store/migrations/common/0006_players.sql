@@ -14,7 +14,7 @@ CREATE TABLE ratings (
     conservative  DOUBLE PRECISION NOT NULL
 );
 
--- The rating board lists players with at least 10 rated matches (server.store.base
+-- The rating board lists players with at least 10 rated matches (server.store.players
 -- BOARD_MIN_MATCHES; its queries repeat this WHERE so that they read this index).
 CREATE INDEX ratings_board ON ratings (conservative DESC, player_id) WHERE matches >= 10;
 
