@@ -1,6 +1,6 @@
 # Two commands for a fresh machine: `make serve` and `make test`.
 # Prefer the distribution's CPython: built with PGO and LTO, it runs the engine about twice
-# as fast as an unoptimised source build (see README, "Speed").
+# as fast as an unoptimised source build (docs/performance.md, "The machine, and how to compare").
 PYTHON ?= $(shell for p in /usr/bin/python3 python3; do \
 	command -v $$p >/dev/null && $$p -c 'import sys, venv; assert sys.version_info >= (3, 11)' \
 	2>/dev/null && { echo $$p; break; }; done)

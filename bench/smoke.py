@@ -54,6 +54,7 @@ SMOKES = {
     "bots": Smoke(
         ("--pairs", "2", "--workers", "2", "--budget", "20"), ("runs.0.pairs", "runs.0.decisions")
     ),
+    "card_path": Smoke((), ("hops", "modules", "calls")),
     "deflate": Smoke(
         ("--tables", "2", "--duration", "2", "--repeat", "1"), ("frames", "takeover.us_per_frame")
     ),

@@ -33,7 +33,7 @@ of the other seats' plays under the heuristic (:mod:`.inference`, error rates
 heuristic playouts of sampled worlds (:mod:`.rollout`), keeping the rule of thumb unless
 another choice beats it by ``margin`` points; ``prior`` adds that many points, over the
 square root of the worlds solved, to the heuristic's own card.  All are off by default:
-none measured stronger at the default budget (README, "Strength experiments").
+none measured stronger at the default budget (docs/performance.md, "Strength experiments").
 """
 
 from __future__ import annotations
@@ -56,7 +56,8 @@ from .heuristic import HeuristicPolicy, accepts, choose_trump, higher, suit_scor
 from .inference import PlayModel
 from .rollout import heuristic_card, heuristic_score
 
-DEFAULT_BUDGET = 1000  # thousands of solver nodes a decision; see README (bench/bots.py)
+# Thousands of solver nodes a decision (docs/performance.md, "The strong player's strength").
+DEFAULT_BUDGET = 1000
 MAX_WORLDS = 48  # worlds a decision at most, however cheap they are
 TRUMP_FACTOR = 4  # a trump choice (once a deal) gets four budgets for naming's solves
 TRUMP_WORLDS = 2  # and at least two worlds, so that a difference has a standard error

@@ -62,7 +62,7 @@ async def tend_collector(tenure: float, freezes: Counted) -> None:
     state it replaces, the count barely rises while the young generation fills: at 1,000
     tables a threshold of 2,000 let it reach about 16,000 objects, each collection 4-12 ms
     (a latency tail of their own).  At :data:`YOUNG` they come six times as often, under
-    2 ms each, and take less in all (bench figures in the README's Speed section).  But
+    2 ms each, and take less in all (bench figures in docs/performance.md, "Memory").  But
     when old objects die in numbers (a deal's end frees what was frozen), the count stalls
     for good: at 2,000 tables the collections fell from 30 a second to 2 or 3, each
     walking what half a second had made and holding the loop 40-250 ms.  So none is ever
