@@ -26,6 +26,8 @@ from .core.lru import Lru
 from .core.metrics import Metrics
 from .core.tidy import Tidy
 from .daily import Daily
+from .daily import handlers as daily_handlers
+from .daily import routes as daily_routes
 from .edge.connection import Client
 from .edge.keepalive import Keepalive
 from .edge.limits import Connections, FailedAttempts
@@ -97,11 +99,12 @@ class Server:
         self.session = Session(
             self.router, self.lobby, self.identity, self.rooms, stores.rooms, self.daily, reviews,
             rematches, self.players, self.sheets, attempts, self.keepalive,
+            daily_handlers(self.daily),
         )  # fmt: skip
         self.http = Endpoints(
             self.router, self.metrics, stores.rooms, stores.identities, self.daily,
             self.players, self.sheets, Invites(stores.rooms, self.lobby.directory), attempts,
-            self.cluster.node if self.cluster else None,
+            self.cluster.node if self.cluster else None, daily_routes(self.daily),
             frozenset(o.strip() for o in settings.allowed_origins.split(",") if o.strip()),
             settings.trust_forwarded,
         )  # fmt: skip

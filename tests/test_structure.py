@@ -156,3 +156,17 @@ def test_the_engine_imports_nothing_of_the_server() -> None:
     for name, targets in graph().items():
         if name.startswith("engine"):
             assert all(t.startswith("engine") for t in targets), (name, targets)
+
+
+def test_only_the_composition_root_names_the_daily_game() -> None:
+    """A feature attaches through domain events and its own ports: outside ``server.daily``
+    only ``server.app``, which wires the features, imports it."""
+    naming = sorted(
+        name
+        for name, targets in graph().items()
+        if name.startswith("server.")
+        and package_of(name) != "server.daily"
+        and name != "server.app"
+        and any(package_of(t) == "server.daily" for t in targets)
+    )
+    assert not naming, "modules that import the daily game: " + ", ".join(naming)

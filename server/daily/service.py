@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from engine import Deal, Rules
@@ -159,7 +160,7 @@ class Daily:
         yesterday = previous(today)
         return today if self.revealed(yesterday) else yesterday
 
-    def hidden(self, record: dict[str, Any]) -> bool:
+    def hidden(self, record: Mapping[str, Any]) -> bool:
         """Whether a match record may not be shown yet: a daily game's, before its day's
         results are revealed (it holds the day's seed)."""
         day = record.get("daily")

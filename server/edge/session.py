@@ -8,7 +8,7 @@ own bug is logged and closes this client with 1011 (see :meth:`Peer.attempt`).
 
 from __future__ import annotations
 
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -16,10 +16,10 @@ import structlog
 from websockets.exceptions import ConnectionClosed
 
 from ..core.logs import log
-from ..daily import Daily
 from ..lobby import Identity, Lobby
 from ..players.service import Players
 from ..records.review import Reviews
+from ..runtime.features import Handler, Reveals
 from ..runtime.router import ROOM, SHEET, TOURNAMENT, Ref, Router
 from ..scoresheet.sheets import Sheets
 from ..store.rooms import RoomStore
@@ -44,20 +44,23 @@ ANONYMOUS = (p.SheetOpen, p.SheetLeave)  # a sheet's onlooker needs no nickname
 
 @dataclass(frozen=True, slots=True)
 class Session:
-    """What a connection's messages reach: the lobby, identities, rooms, the router."""
+    """What a connection's messages reach: the lobby, identities, rooms, the router, and
+    the features' own messages (``handlers``, by class: parsed and validated as every other
+    message, from a peer that said hello)."""
 
     router: Router
     lobby: Lobby
     identity: Identity
     rooms: Rooms
     store: RoomStore  # the records of finished matches
-    daily: Daily
+    reveals: Reveals  # records not shown yet
     reviews: Reviews
     rematches: Rematches
     players: Players
     sheets: Sheets
     attempts: FailedAttempts
     keepalive: Keepalive
+    handlers: Mapping[type[Any], Handler]
 
     async def serve(self, client: Client) -> None:
         """Read the connection's frames until it closes; then let go of everything."""
@@ -133,14 +136,6 @@ class Session:
                 await self.rematches.accept(client, m.room_id)
             case p.NewGame():
                 await self.rooms.new_game(client, m)
-            case p.DailyStart():
-                await self.daily.start(client)
-            case p.DailyBoard():
-                board = await self.daily.board(client.player_id, m.date, m.offset, m.limit)
-                client.send(reply(m, {"type": "daily_board", **board}))
-            case p.DailyAlltime():
-                board = await self.daily.alltime(m.offset, m.limit)
-                client.send(reply(m, {"type": "daily_alltime", **board}))
             case p.GetProfile():
                 who = m.player_id or client.player_id
                 profile = await self.players.profile(who, m.offset, m.limit, client.player_id)
@@ -148,6 +143,9 @@ class Session:
             case p.RatingBoard():
                 board = await self.players.board(client.player_id, m.offset, m.limit)
                 client.send(reply(m, {"type": "rating_board", **board}))
+            case _ if (handler := self.handlers.get(type(m))) is not None:  # a feature's
+                if (answered := await handler(client, m)) is not None:
+                    client.send(reply(m, answered))
 
     async def coded(self, client: Client, work: Awaitable[T]) -> T:
         """``work`` that checks a secret code, counted against the client's address."""
@@ -157,7 +155,7 @@ class Session:
         record = await self.store.match(m.match_id)
         if record is None:
             raise p.ProtocolError("no_such_match", f"no finished match {m.match_id!r}")
-        if self.daily.hidden(record):
+        if self.reveals.hidden(record):
             raise p.ProtocolError("daily_not_over", "a daily game's record shows after its day")
         client.send(reply(m, {"type": "record", "match_id": m.match_id, "record": record}))
 

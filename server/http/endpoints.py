@@ -1,15 +1,16 @@
 """The HTTP side of the server's port: health, metrics, the rule catalog, finished match
-records, the daily boards, what an invite code opens, the actors this process runs, and the
-browser client's files.
+records, the rating board and profiles, score sheets, what an invite code opens, the actors
+this process runs, the browser client's files, and the features' own reads (their
+:class:`~server.runtime.features.Route`, by path).
 
-Read-only JSON; a bad query gets 400 with ``{"error": code, "message": ...}``.  A day's
-daily board needs the token of a player who finished that day's game
-(``Authorization: Bearer <token>``) until the day's results are revealed (its games closed,
-after midnight and a grace); then it is public."""
+Read-only JSON; a bad query gets 400 with ``{"error": code, "message": ...}``.  A request
+may carry a player's token (``Authorization: Bearer <token>``) to be answered as that
+player sees it."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from http import HTTPStatus
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, urlsplit
@@ -21,8 +22,8 @@ from websockets.http11 import Request, Response
 from ..core.errors import Refused
 from ..core.ids import hash_token
 from ..core.metrics import Metrics
-from ..daily.days import parse_day
 from ..edge.limits import FailedAttempts, client_address
+from ..runtime.features import Query, Reveals, Route
 from ..runtime.router import ROOM, SHEET, TOURNAMENT, Router
 from ..scoresheet import export
 from ..wire.protocol import BOARD_PAGE, ProtocolError
@@ -30,32 +31,31 @@ from . import static
 from .catalog import describe
 
 if TYPE_CHECKING:
-    from ..daily import Daily
     from ..lobby.invites import Invites
     from ..players.service import Players
     from ..scoresheet.sheets import Sheets
     from ..store.identities import IdentityStore
     from ..store.rooms import RoomStore
 
-PUBLIC_BOARD = "public, max-age=60"  # a past day's late finishers still join its board
 PUBLIC_PLAYERS = "public, max-age=30"  # the rating board and profiles
 
 
 class Endpoints:
     def __init__(
         self, router: Router, metrics: Metrics, store: RoomStore, identities: IdentityStore,
-        daily: Daily, players: Players, sheets: Sheets, invites: Invites,
-        attempts: FailedAttempts, node: str | None,
+        reveals: Reveals, players: Players, sheets: Sheets, invites: Invites,
+        attempts: FailedAttempts, node: str | None, routes: Sequence[Route] = (),
         origins: frozenset[str] = frozenset(), trust_forwarded: bool = False,
     ) -> None:  # fmt: skip
         self.router = router
         self.metrics = metrics
         self.store = store  # the records of finished matches
         self.identities = identities
-        self.daily = daily
+        self.reveals = reveals  # records not shown yet
         self.players = players
         self.sheets = sheets
         self.invites = invites
+        self.routes = {route.path: route for route in routes}  # the features' reads
         self.attempts = attempts  # wrong sheet codes count as over the websocket
         self.trust_forwarded = trust_forwarded
         self.node = node
@@ -88,15 +88,15 @@ class Endpoints:
             record = await self.store.match(path.removeprefix("/matches/"))
             if record is None:
                 return response(HTTPStatus.NOT_FOUND, b"no such match\n", "text/plain")
-            if self.daily.hidden(record):
+            if self.reveals.hidden(record):
                 return refusal(HTTPStatus.FORBIDDEN, "daily_not_over", "shown once its day is over")
             return response(HTTPStatus.OK, json.dumps(record).encode(), "application/json")
-        if path in ("/leaderboard/daily", "/leaderboard/daily/alltime"):
+        if (route := self.routes.get(path)) is not None:
             try:
-                return await self.board(path, request)
+                return await self.read(route, request)
             except Refused as err:
-                status = HTTPStatus.FORBIDDEN if err.code == "daily_not_finished" else 400
-                return refusal(HTTPStatus(status), err.code, err.message)
+                status = HTTPStatus(route.statuses.get(err.code, HTTPStatus.BAD_REQUEST))
+                return refusal(status, err.code, err.message)
         if path == "/leaderboard/rating" or path.startswith("/players/"):
             try:
                 return await self.player_pages(path, request)
@@ -185,25 +185,14 @@ class Endpoints:
         cache = PUBLIC_PLAYERS if viewer is None else "private, max-age=30"
         return response(HTTPStatus.OK, _json(body), "application/json", cache=cache)
 
-    async def board(self, path: str, request: Request) -> Response:
-        query = _query(request.path, {"date", "offset", "limit"})
+    async def read(self, route: Route, request: Request) -> Response:
+        """A feature's read: its query checked (its own parameters, a page), then answered."""
+        query = _query(request.path, {"offset", "limit", *route.params})
         offset = _number(query, "offset", 0, 0, 1_000_000)
         limit = _number(query, "limit", 20, 1, BOARD_PAGE)
-        if path.endswith("/alltime"):
-            body = await self.daily.alltime(offset, limit)
-            return response(HTTPStatus.OK, _json(body), "application/json", cache=PUBLIC_BOARD)
-        day = None
-        if "date" in query:
-            day = parse_day(query["date"])
-            if day is None:
-                raise ProtocolError("invalid_field", "date: a day as YYYY-MM-DD")
-        viewer = await self._viewer(request)
-        body = await self.daily.board(viewer, day, offset, limit)
-        if not self.daily.revealed(body["date"]):
-            cache = "private, no-store"
-        else:  # (a viewer's own row and deals are the viewer's alone)
-            cache = PUBLIC_BOARD if viewer is None else "private, max-age=60"
-        return response(HTTPStatus.OK, _json(body), "application/json", cache=cache)
+        own = {name: value for name, value in query.items() if name in route.params}
+        answer = await route.read(Query(own, offset, limit, lambda: self._viewer(request)))
+        return response(HTTPStatus.OK, _json(answer.body), "application/json", cache=answer.cache)
 
     async def _viewer(self, request: Request) -> str | None:
         """The player whose token the request carries, if any (a wrong one is refused)."""

@@ -11,10 +11,11 @@ match's writes are one transaction keyed by the match, so a match's ending publi
 again (a restart, a takeover, another node) changes nothing.  Tournament places are
 recorded once per tournament and player.
 
-A daily game's result is its player's alone until its day's results are revealed
-(:meth:`server.daily.Daily.revealed`): anyone else sees its history line without its
-score, won or abandoned, and the counters but ``matches`` without it (the store keeps each
-daily game's part of them, ``player_daily``): no difference of two profiles gives it away.
+A match of a day (a daily game's, ``MatchLine.day``) is its player's alone until that day's
+results are revealed (the :class:`~server.runtime.features.Reveals` the server is made
+with): anyone else sees its history line without its score, won or abandoned, and the
+counters but ``matches`` without it (the store keeps each such game's part of them,
+``player_daily``): no difference of two profiles gives it away.
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ from .ratings import MU, SIGMA, conservative, rate_match
 from .stats import seat_stats
 
 if TYPE_CHECKING:
-    from ..daily import Daily
+    from ..runtime.features import Reveals
     from ..runtime.ports import Ports
     from ..store.players import MatchLine, PlayerStore, Profile
 
@@ -103,10 +104,10 @@ def rater(e: MatchEnded) -> Rater:
 
 
 class Players:
-    def __init__(self, ports: Ports, store: PlayerStore, daily: Daily) -> None:
+    def __init__(self, ports: Ports, store: PlayerStore, reveals: Reveals) -> None:
         self.ports = ports
         self.store = store
-        self.daily = daily
+        self.reveals = reveals  # the days whose results are not shown yet
 
     def subscribe(self, events: Events) -> None:
         events.subscribe(MatchEnded, self.ended)
@@ -146,10 +147,10 @@ class Players:
         self, player_id: str, offset: int, limit: int, viewer: str | None = None
     ) -> dict[str, Any]:
         """A player's profile, with ``limit`` matches of their history from ``offset``, as
-        ``viewer`` (None: anonymous) may see it: a daily game's result is its player's
-        alone until its day's results are revealed."""
+        ``viewer`` (None: anonymous) may see it: a match of a day is its player's alone
+        until that day's results are revealed."""
         own = viewer == player_id
-        hidden_from = None if own else self.daily.first_hidden()
+        hidden_from = None if own else self.reveals.first_hidden()
         found = await self.store.profile(player_id, offset, limit, RECENT, hidden_from)
         if found is None:
             raise p.ProtocolError("no_such_player", f"no player {player_id!r}")
@@ -199,7 +200,7 @@ class Players:
         }
 
     def _line(self, m: MatchLine, own: bool) -> dict[str, Any]:
-        hidden = m.day is not None and not self.daily.revealed(m.day)
+        hidden = m.day is not None and not self.reveals.revealed(m.day)
         line = {
             "match_id": m.match_id,
             "at": m.at,

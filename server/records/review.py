@@ -1,8 +1,9 @@
 """Match review: a finished match, deal by deal, with all hands shown and the reviewer's
 own plays solved against the best open-card play (:mod:`engine.review`).
 
-Only finished matches have a record, so a running match cannot be reviewed; a daily game
-only once its day is over (its record holds the day's seed).  The reviewer's seat is the
+Only finished matches have a record, so a running match cannot be reviewed, nor one whose
+record is not shown yet (:class:`~server.runtime.features.Reveals`: a daily game's, which
+holds its day's seed, until its day is over).  The reviewer's seat is the
 one it held when the match started; the solving runs in the bot workers.
 """
 
@@ -15,8 +16,8 @@ from ..table.room_entries import Started, decode
 from ..wire.protocol import ProtocolError
 
 if TYPE_CHECKING:
-    from ..daily import Daily
     from ..runtime.bots import Bots
+    from ..runtime.features import Reveals
     from ..store.logs import LogEntry
     from ..store.rooms import RoomStore
 
@@ -32,10 +33,10 @@ def starting_seats(room_id: str, log: list[LogEntry]) -> list[str | None]:
 
 
 class Reviews:
-    def __init__(self, store: RoomStore, bots: Bots, daily: Daily) -> None:
+    def __init__(self, store: RoomStore, bots: Bots, reveals: Reveals) -> None:
         self.store = store
         self.bots = bots
-        self.daily = daily
+        self.reveals = reveals  # records not shown yet
 
     async def review(self, player_id: str, match_id: str, number: int) -> dict[str, Any]:
         """Deal ``number`` of finished match ``match_id``, reviewed for ``player_id``'s seat
@@ -43,7 +44,7 @@ class Reviews:
         record = await self.store.match(match_id)
         if record is None:
             raise ProtocolError("no_such_match", f"no finished match {match_id!r}")
-        if self.daily.hidden(record):
+        if self.reveals.hidden(record):
             raise ProtocolError("daily_not_over", "a daily game's review opens after its day")
         seats = starting_seats(match_id, await self.store.log(match_id, 0))
         seat = seats.index(player_id) if player_id in seats else None
