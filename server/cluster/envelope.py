@@ -1,10 +1,10 @@
 """Every message one node sends another, as a frozen, registered type.
 
 What travels is data: a client's command as its JSON text, an actor's message as a typed
-value (:mod:`server.messages`), frames for a connection as text.  No method name crosses
-the wire.  :func:`encode` wraps a message in an envelope with :data:`WIRE_VERSION`, and
-:func:`decode` refuses any other version, so nodes of different releases never
-misunderstand each other silently.
+value (:mod:`server.runtime.actor_messages`), frames for a connection as text.  No method
+name crosses the wire.  :func:`encode` wraps a message in an envelope with
+:data:`WIRE_VERSION`, and :func:`decode` refuses any other version, so nodes of different
+releases never misunderstand each other silently.
 """
 
 from __future__ import annotations
@@ -127,7 +127,7 @@ class Batch:
 @dataclass(frozen=True, slots=True)
 class Tell:
     to: Ref
-    message: Any  # a server.messages type
+    message: Any  # a server.runtime.actor_messages type
 
 
 @message("owner")

@@ -64,7 +64,7 @@ def test_every_registered_type_is_covered_and_frozen() -> None:
     covered = {type(m) for m in EVERY_MESSAGE}
     covered |= {type(i) for m in EVERY_MESSAGE if isinstance(m, cm.Batch) for i in m.items}
     covered |= {Ref}
-    registered = set(messages._TYPES.values())
+    registered = set(messages.MESSAGES.types.values())
     assert registered == covered, registered ^ covered
     for kind in registered:
         assert dataclasses.is_dataclass(kind) and kind.__dataclass_params__.frozen
@@ -72,7 +72,7 @@ def test_every_registered_type_is_covered_and_frozen() -> None:
 
 def test_no_method_name_travels() -> None:
     """Nodes send data, never the name of something to call on the other side."""
-    for kind in messages._TYPES.values():
+    for kind in messages.MESSAGES.types.values():
         names = {f.name for f in dataclasses.fields(kind)}
         assert not names & {"op", "method", "call", "fn"}, kind
 
