@@ -3,7 +3,9 @@
 The :class:`~server.sheet.sheet.Sheet` decides; the actor makes each entry durable, folds
 it in, then sends every phone that follows the sheet the new version (its full summary and
 the change in words), so phones that enter at the same moment are put in one order here
-and the later one's change, made on a version that is gone, is refused.  A sheet nobody
+and the later one's change, made on a version that is gone, is refused.  A phone that
+comes back from a version gets the updates after it while the sheet's
+:class:`~server.runtime.history.History` keeps them, else the sheet whole.  A sheet nobody
 follows for :data:`IDLE_SECONDS` lets its task end; the next phone to open it loads it
 again from its log.
 """
@@ -16,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from ..core.errors import Unavailable, room_unavailable
 from ..core.logs import log
 from ..runtime.actor import Actor
+from ..runtime.history import History
 from ..runtime.peer import encode
 from ..runtime.router import SHEET
 from .sheet import Sheet
@@ -39,6 +42,9 @@ class SheetActor(Actor):
         self.sheet = sheet
         self.ports = ports
         self.members: set[Peer] = set()
+        self.changes: History[dict[str, Any]] = History(ports.settings.history, 1)
+        for line in sheet.history:  # a line a version after its creation (version 1)
+            self.changes.append(line["version"], line)
         self._idle = False
         self._rest()
 
@@ -78,11 +84,18 @@ class SheetActor(Actor):
         peer.deliver(self.key, self.sheet.version, encode(frame), snapshot=True)
 
     async def rejoin(self, peer: Peer, since: int) -> None:
-        """A follower whose sheet moved here, or whose updates were lost on the way: the
-        sheet as it stands, history and all (it keeps the codes it had)."""
+        """A follower whose sheet moved here, or whose updates were lost on the way (it
+        keeps the codes it had): the changes after ``since``, each with the sheet as it
+        stands now, while they are kept; else the sheet as it stands, history and all."""
         self._attach(peer)
-        if since < self.sheet.version:
-            peer.deliver(self.key, self.sheet.version, encode(self._update(None)))
+        missed, summary = self.changes.since(since), self.summary()
+        if missed is None:
+            whole = self._update(None, self.sheet.version, summary)
+            peer.deliver(self.key, self.sheet.version, encode(whole))
+            return
+        for line in missed:
+            frame = encode(self._update(line, line["version"], summary))
+            peer.deliver(self.key, line["version"], frame)
 
     def _attach(self, peer: Peer) -> None:
         self.members.add(peer)
@@ -109,7 +122,9 @@ class SheetActor(Actor):
         sheet = self.sheet
         await self.ports.journal.append(sheet.id, sheet.version + 1, entry.to_dict(), self.epoch)
         sheet.apply(entry)
-        update = self._update(sheet.history[-1])
+        line = sheet.history[-1]
+        self.changes.append(sheet.version, line)
+        update = self._update(line, sheet.version, self.summary())
         frame = encode(update)
         for member in list(self.members):
             if member is by and ref is not None:
@@ -117,11 +132,13 @@ class SheetActor(Actor):
             else:
                 member.deliver(sheet.id, sheet.version, frame)
 
-    def _update(self, change: dict[str, Any] | None) -> dict[str, Any]:
-        """A new version: the change in words, or (``None``) the whole history."""
+    def _update(
+        self, change: dict[str, Any] | None, version: int, summary: dict[str, Any]
+    ) -> dict[str, Any]:
+        """Version ``version``: its change in words, or (``None``) the whole history; and
+        the sheet's ``summary``."""
         update: dict[str, Any] = {
-            "type": "sheet_update", "sheet_id": self.key, "version": self.sheet.version,
-            "sheet": self.summary(),
+            "type": "sheet_update", "sheet_id": self.key, "version": version, "sheet": summary,
         }  # fmt: skip
         if change is None:
             update["history"] = self.history()

@@ -38,6 +38,7 @@ from ..runtime.actor import Actor
 from ..runtime.actor_messages import Message, ReplaceWithCpu
 from ..runtime.bots import fallback
 from ..runtime.domain_events import DealEnded, MatchEnded, RoomChanged
+from ..runtime.history import History
 from ..runtime.peer import encode, with_fields
 from ..runtime.router import ROOM
 from .room import FINISHED, OPEN, Decision, Room
@@ -52,7 +53,7 @@ if TYPE_CHECKING:
 class Step:
     """One committed entry as it was sent: kept so a resuming client sees it the same.
 
-    Only what an update shows is kept (a room holds ``history`` of these)."""
+    Only what an update shows is kept (a room's :class:`History` holds the latest)."""
 
     version: int
     kind: str
@@ -90,7 +91,7 @@ class RoomActor(Actor):
         self.room = room
         self.ports = ports
         self.members: dict[Peer, int | None] = {}
-        self.history: deque[Step] = deque(maxlen=ports.settings.history)
+        self.history: History[Step] = History(ports.settings.history, room.version)
         self.chat_lines: deque[dict[str, Any]] = deque(maxlen=CHAT_KEPT)  # in memory only
         self.deadline_wall: float | None = None  # a decision's, shown to the players
         self.pause_until: float | None = None  # the pause between deals ends then (wall)
@@ -272,10 +273,6 @@ class RoomActor(Actor):
         await ports.journal.append(room.id, version, entry.to_dict(), self.epoch)
         status, turn, waiting = room.status, room.turn, room.waiting
         events = room.apply(entry)
-        ended = room.status == FINISHED and status != FINISHED
-        if ended:  # durable, and heard by its subscribers, before anyone hears it ended
-            await self._save_record()
-            await self._publish_ending(events)
         if entry.tag in ("act", "start", "away", "seat", "resumed") or room.turn != turn:
             self._schedule()  # a new decision (or a seat became automatic): a new deadline
         changed = status != room.status or entry.tag in SUMMARY_CHANGES or waiting != room.waiting
@@ -284,7 +281,10 @@ class RoomActor(Actor):
             version, entry.tag, getattr(entry, "seat", None), getattr(entry, "by", None),
             tuple(events), room.turn, self.deadline_wall, summary,
         )  # fmt: skip
-        self.history.append(step)
+        self.history.append(version, step)  # kept at once: resuming replays it, sent or not
+        if room.status == FINISHED and status != FINISHED:  # durable, and heard by its
+            await self._save_record()  # subscribers, before anyone hears it ended
+            await self._publish_ending(events)
         frames: dict[int | None, str] = {}  # one encoding per seat (None: spectators)
         for client, seat in list(self.members.items()):
             if seat not in frames:
@@ -472,17 +472,16 @@ class RoomActor(Actor):
         peer.follow(self)
         if self.room.status == OPEN:
             self._attend()
-        oldest = self.history[0].version if self.history else self.room.version + 1
-        if since == self.room.version:
-            peer.caught_up(self.room.id, since)  # nothing to send: but it follows from here
-        elif since is not None and oldest - 1 <= since <= self.room.version:
-            for step in self.history:
-                if step.version > since:
-                    current = step.version == self.room.version
-                    update = self._update(step, seat, current)
-                    if current:  # the last one says how the room stands now
-                        update["room"] = self.summary()
-                    peer.deliver(self.room.id, step.version, encode(update))
+        missed = None if since is None else self.history.since(since)
+        if missed == []:  # nothing to send: but it follows from here
+            peer.caught_up(self.room.id, self.room.version)
+        elif missed is not None:
+            for step in missed:
+                current = step.version == self.room.version
+                update = self._update(step, seat, current)
+                if current:  # the last one says how the room stands now
+                    update["room"] = self.summary()
+                peer.deliver(self.room.id, step.version, encode(update))
         else:
             frame = encode(self.snapshot(seat, peer.player_id))
             peer.deliver(self.room.id, self.room.version, frame, snapshot=True)

@@ -175,6 +175,47 @@ async def test_a_phone_back_from_offline_catches_up(harness: Harness) -> None:
     assert again["version"] == 2 and len(again["sheet"]["game"]["deals"]) == 1
 
 
+async def test_a_phone_whose_updates_were_lost_gets_the_missed_ones_or_the_whole(
+    harness: Harness,
+) -> None:
+    """Changes written behind the server's back (appends reported as failed that went in)
+    are a phone's lost updates: the sheet is loaded again from its log, and the phone that
+    follows it gets each change it missed while the sheet keeps them (server setting
+    ``history``), each with the sheet as it stands now; else one update with the whole
+    history (client_protocol.md §14)."""
+    harness.overrides["history"] = 2
+    await harness.restart()
+    ann, eve = await harness.client("ann"), await harness.client("eve")
+    made = await create(ann)
+    sheet_id, codes = made["sheet_id"], made["codes"]
+    await open_sheet(eve, codes["view"])
+    await ann.send(deal(codes["edit"], 1))
+    await update(eve, 2)
+    store = (await harness.stores()).logs
+
+    async def behind(*versions: int) -> None:
+        lost = {"playing": 1, "points": [60, 102], "roem": [0, 0], "pit": None}
+        for version in versions:
+            entry = {"t": "deal", "by": ann.player_id, "at": 1.0 + version, "deal": lost}
+            await store.append(sheet_id, version, entry)
+        seen = versions[0] - 1  # the sheet's version as it runs: its next write finds the
+        refused = await ann.request(deal(codes["edit"], seen), "error")  # log ahead of it
+        assert refused["code"] == "room_unavailable", refused
+
+    await behind(3)  # one missed: kept
+    missed = await update(eve, 3)
+    assert missed["change"]["version"] == 3 and missed["change"]["by"] == "ann", missed
+    assert "history" not in missed and missed["sheet"]["version"] == 3
+    assert missed["sheet"]["game"]["totals"] == [160, 164]
+    assert [f for f in await sync(eve) if f["type"] == "sheet_update"] == []
+
+    await behind(4, 5, 6)  # three missed: more than the two kept
+    whole = await update(eve, 6)
+    assert "change" not in whole and [h["version"] for h in whole["history"]] == [2, 3, 4, 5, 6]
+    now = await open_sheet(eve, codes["view"])
+    assert (whole["sheet"], whole["history"]) == (now["sheet"], now["history"])
+
+
 async def test_the_exports(harness: Harness) -> None:
     (ann, _bob, _eve), codes = await three_phones(harness)
     version = 1
