@@ -2,8 +2,9 @@
 
 Client messages form one discriminated union (:data:`ClientMessage`); :func:`parse`
 turns any frame into a message or a :class:`ProtocolError` naming what was wrong.
-Server messages are built as plain dicts by the senders and documented by the models in
-:data:`ServerMessage`, from which ``klaverjas protocol-schema`` generates the JSON Schema.
+Server messages are built as plain dicts by the senders and described by the models in
+:data:`SERVER_MODELS`, from which ``klaverjas protocol-schema`` generates the JSON Schema;
+tests/server/test_protocol_examples.py validates every frame of its session against them.
 """
 
 from __future__ import annotations
@@ -430,6 +431,9 @@ class ErrorMsg(_Msg):
     type: Literal["error"]
     code: str
     message: str
+    retry_after: float | None = Field(
+        None, description="Seconds to wait before sending it again: only for our faults."
+    )
 
 
 class Pong(_Msg):
@@ -525,6 +529,7 @@ class HintOut(_Msg):
     seat: int
     action: str
     reason: str
+    why: dict[str, Any] = Field(description="The reason as data: its kind and its parts.")
     values: dict[str, float] = Field(description="Each legal action's expected value.")
 
 
@@ -644,13 +649,13 @@ class DailyAlltimeOut(_Msg):
     rows: list[dict[str, Any]]
 
 
-ServerMessage = Annotated[
-    Welcome | ErrorMsg | Pong | Lobby | LobbyRoom | LobbyRoomGone | Snapshot | Update
-    | ChatOut | HintOut | Record | LobbyTournament | LobbyTournamentGone | TournamentStatus
-    | LobbyPresence | NicknameOut | DailyBoardOut | DailyAlltimeOut | ReviewOut | RematchOut
-    | ProfileOut | RatingBoardOut | SheetOut | SheetUpdateOut | RouteOut,
-    Field(discriminator="type"),
-]  # fmt: skip
+SERVER_MODELS: tuple[type[_Msg], ...] = (
+    Welcome, ErrorMsg, Pong, Lobby, LobbyRoom, LobbyRoomGone, Snapshot, Update, ChatOut, HintOut,
+    Record, LobbyTournament, LobbyTournamentGone, TournamentStatus, LobbyPresence, NicknameOut,
+    DailyBoardOut, DailyAlltimeOut, ReviewOut, RematchOut, ProfileOut, RatingBoardOut, SheetOut,
+    SheetUpdateOut, RouteOut,
+)  # fmt: skip
+ServerMessage = Annotated[Union[SERVER_MODELS], Field(discriminator="type")]  # noqa: UP007
 
 
 def json_schema() -> dict[str, Any]:
