@@ -108,6 +108,23 @@ async def _settled(page: Page) -> None:
     )
 
 
+async def _landed(page: Page) -> list[dict[str, float]]:
+    """The boxes of the cards in a trick not yet taken, each where it lands: a CPU may play
+    a card after the page settled, and a card still coming in flies from its seat."""
+    return await page.evaluate(
+        """async () => {
+            const cards = [...document.querySelectorAll('#trick:not(.taken) .played')];
+            await Promise.all(cards.flatMap((c) => c.getAnimations()
+                .filter((a) => a.animationName === 'deal-in')
+                .map((a) => a.finished.catch(() => null))));
+            return cards.filter((c) => !c.closest('#trick').classList.contains('taken'))
+                .map((c) => c.getBoundingClientRect())
+                .map((r) => ({x: r.x, y: r.y, width: r.width, height: r.height,
+                              right: r.right, bottom: r.bottom}));
+        }"""
+    )
+
+
 def _apart(a: dict[str, float], b: dict[str, float]) -> bool:
     """The two boxes do not overlap (touching edges allowed)."""
     return (
@@ -145,8 +162,7 @@ async def test_the_others_sit_around_the_trick(open_tab, size: dict[str, int]) -
         for b in POSITIONS:
             if a < b:
                 assert _apart(seats[a], seats[b]), (a, b, seats)
-    for card in await page.locator("#trick:not(.taken) .played").all():
-        played = await _box(card)
+    for played in await _landed(page):
         for pos in ("left", "right", "top"):
             assert _apart(played, seats[pos]), (pos, played, seats[pos])
     await _shot(page, f"seats-around-the-trick{tag(size)}.png")
