@@ -11,7 +11,8 @@ choice, and traces the server (``sys.setprofile`` in every thread) from just bef
 first card is sent until a moment after all four players have its update: the socket,
 validation, routing, the room, the store, the four sends and the domain events.  Counted
 are the calls into the server's own code (``server/`` and ``engine/``): *hops* (distinct
-functions), *calls* (every entry, helpers and properties included) and *modules*.  The
+named functions: a comprehension or a lambda is part of its function), *calls* (every
+entry, helpers and properties included) and *modules*.  The
 same count on two checkouts compares their paths; the last line is the result as JSON.
 Four players and no CPU: nothing else runs while it is traced.
 """
@@ -22,6 +23,7 @@ import argparse
 import asyncio
 import json
 import os
+import re
 import signal
 import sys
 import tempfile
@@ -64,8 +66,12 @@ runpy.run_module("commands", run_name="__main__", alter_sys=True)
 """
 
 
+INLINE = re.compile(r"<(listcomp|dictcomp|setcomp|genexpr|lambda)>")  # parts of a function
+
+
 async def spawn(root: Path, tmp: str, trace: str) -> tuple[asyncio.subprocess.Process, str]:
-    env = {**os.environ, "KLAVERJAS_CARD_PATH": trace, "KLAVERJAS_DEAL_PAUSE": "0"}
+    env = {**os.environ, "KLAVERJAS_CARD_PATH": trace, "KLAVERJAS_DEAL_PAUSE": "0",
+           "KLAVERJAS_CHECK_FRAMES": "0"}  # fmt: skip
     db = os.path.join(tmp, "path.sqlite3")
     serve = ["serve", "--host", "127.0.0.1", "--port", "0", "--db", db]
     proc = await asyncio.create_subprocess_exec(
@@ -142,7 +148,7 @@ def main() -> None:
     ap.add_argument("--list", action="store_true", help="print every function, in order")
     args = ap.parse_args()
     calls = asyncio.run(trace(args.server_root.resolve()))
-    hops = list(dict.fromkeys(calls))
+    hops = list(dict.fromkeys((path, name) for path, name in calls if not INLINE.search(name)))
     modules = list(dict.fromkeys(path for path, _ in calls))
     if args.list:
         for path, name in hops:

@@ -50,6 +50,7 @@ from .table.rematch import Rematches
 from .table.room import PLAYING
 from .table.rooms import Rooms
 from .tournament.tournaments import Tournaments
+from .wire.frames import check_frames
 
 HARD_FRAME_LIMIT = 64 * 1024  # beyond this websockets closes with 1009; up to it, an error frame
 
@@ -59,6 +60,7 @@ class Server:
         self, settings: Settings, stores: Stores | None = None, clock: Clock | None = None
     ) -> None:
         self.settings = settings
+        check_frames(settings.check_frames)
         self.stores = stores = stores if stores is not None else open_stores(settings)
         self.clock = clock = clock or RealClock()
         self.metrics = Metrics()

@@ -25,6 +25,7 @@ SHARED_RULES = ROOT.parent / "shared" / "rules"  # the hand-checked originals, w
 DATABASES = ["sqlite", "postgres"]
 RUN = os.environ[MARK] = secrets.token_hex(8)  # this run's mark: every process it starts
 # inherits it (a run inside a test marks its own)
+os.environ["KLAVERJAS_CHECK_FRAMES"] = "1"  # the servers it starts check every frame they send
 LINGER = 15.0  # seconds a process the run started may take to end once the run is over
 
 settings.register_profile(

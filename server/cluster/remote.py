@@ -18,6 +18,7 @@ from ..runtime.mailbox import Mailbox
 from ..runtime.peer import Followed, Peer, encode
 from ..runtime.router import ROOM, TOURNAMENT, Route, Router
 from ..wire import protocol as p
+from ..wire.frames import frame
 from .envelope import Close, Following, Forward, Frame, Left, Outcome, Rejoin, Update
 
 Out = Callable[[Any], None]  # queue an item for the connection's node
@@ -63,9 +64,9 @@ class RemoteClient(Peer):
         """After what joining sent (queued in the same turn): where ``actor`` runs."""
         assert self.route is not None
         if not self._gone and self.memberships.get(actor.key) is actor:
-            frame = {"type": "route", ROUTED[actor.kind]: actor.key,
-                     "node": self.route.node, "path": self.route.path}  # fmt: skip
-            self.send_text(encode(frame))
+            route = {ROUTED[actor.kind]: actor.key, "node": self.route.node,
+                     "path": self.route.path}  # fmt: skip
+            self.send_text(encode(frame(p.RouteOut, **route)))
 
     def left(self, key: str) -> None:
         self.memberships.pop(key, None)

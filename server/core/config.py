@@ -54,6 +54,7 @@ class Settings:
     ping_interval: float = 20.0  # seconds between WebSocket keepalive pings
     ping_timeout: float = 20.0  # seconds a ping may go unanswered before closing (1011)
     log_level: str = "info"
+    check_frames: bool = False  # validate every frame sent against its model (the tests do)
     loop: str = "asyncio" if sys.platform == "win32" else "uvloop"  # of `klaverjas serve`
     quick_when_full: bool = True  # keep one "start when full" Quick tournament open
     quick_schedule: str = "hourly"  # a Quick tournament, CPUs filling its empty places:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..runtime.features import Answer, Handler, Query, Route
 from ..wire import protocol as p
+from ..wire.frames import frame
 from .days import parse_day
 
 if TYPE_CHECKING:
@@ -29,10 +30,10 @@ def handlers(daily: Daily) -> dict[type[Any], Handler]:
 
     async def board(peer: Peer, m: p.DailyBoard) -> dict[str, Any]:
         board = await daily.board(peer.player_id, m.date, m.offset, m.limit)
-        return {"type": "daily_board", **board}
+        return frame(p.DailyBoardOut, **board)
 
     async def alltime(peer: Peer, m: p.DailyAlltime) -> dict[str, Any]:
-        return {"type": "daily_alltime", **await daily.alltime(m.offset, m.limit)}
+        return frame(p.DailyAlltimeOut, **await daily.alltime(m.offset, m.limit))
 
     return {p.DailyStart: start, p.DailyBoard: board, p.DailyAlltime: alltime}
 

@@ -26,6 +26,7 @@ from ..store.rooms import RoomStore
 from ..table.rematch import Rematches
 from ..table.rooms import Rooms
 from ..wire import protocol as p
+from ..wire.frames import frame
 from .connection import Client
 from .keepalive import Keepalive
 from .limits import FailedAttempts
@@ -91,7 +92,7 @@ class Session:
 
     async def handle(self, client: Client, m: Any) -> None:
         if isinstance(m, p.Ping):
-            client.send({"type": "pong", **({"ref": m.ref} if m.ref else {})})
+            client.send(frame(p.Pong, **({"ref": m.ref} if m.ref else {})))
             return
         if isinstance(m, p.Hello):
             await self.hello(client, m)
@@ -127,11 +128,11 @@ class Session:
                 await self.record(client, m)
             case p.SetNickname():
                 client.nickname = await self.identity.rename(client.player_id, m.nickname)
-                answer = {"type": "nickname", "player_id": client.player_id}
-                client.send(reply(m, {**answer, "nickname": client.nickname}))
+                answer = frame(p.NicknameOut, player_id=client.player_id, nickname=client.nickname)
+                client.send(reply(m, answer))
             case p.Review():
                 review = await self.reviews.review(client.player_id, m.match_id, m.deal)
-                client.send(reply(m, {"type": "review", **review}))
+                client.send(reply(m, frame(p.ReviewOut, **review)))
             case p.Rematch():
                 await self.rematches.accept(client, m.room_id)
             case p.NewGame():
@@ -139,10 +140,10 @@ class Session:
             case p.GetProfile():
                 who = m.player_id or client.player_id
                 profile = await self.players.profile(who, m.offset, m.limit, client.player_id)
-                client.send(reply(m, {"type": "profile", **profile}))
+                client.send(reply(m, frame(p.ProfileOut, **profile)))
             case p.RatingBoard():
                 board = await self.players.board(client.player_id, m.offset, m.limit)
-                client.send(reply(m, {"type": "rating_board", **board}))
+                client.send(reply(m, frame(p.RatingBoardOut, **board)))
             case _ if (handler := self.handlers.get(type(m))) is not None:  # a feature's
                 if (answered := await handler(client, m)) is not None:
                     client.send(reply(m, answered))
@@ -157,7 +158,7 @@ class Session:
             raise p.ProtocolError("no_such_match", f"no finished match {m.match_id!r}")
         if self.reveals.hidden(record):
             raise p.ProtocolError("daily_not_over", "a daily game's record shows after its day")
-        client.send(reply(m, {"type": "record", "match_id": m.match_id, "record": record}))
+        client.send(reply(m, frame(p.Record, match_id=m.match_id, record=record)))
 
     async def hello(self, client: Client, m: p.Hello) -> None:
         if client.identified:
@@ -167,19 +168,12 @@ class Session:
         self.lobby.arrived(client)
         structlog.contextvars.bind_contextvars(player_id=player.id)
         log.info("hello", new=token is not None)
-        welcome: dict[str, Any] = {
-            "type": "welcome",
-            "protocol": p.PROTOCOL_VERSION,
-            "player_id": player.id,
-            "nickname": player.nickname,
-            "token": token,
-            "rooms": self.lobby.directory.seated(player.id),
-        }
-        if self.router.route is not None:  # a cluster that routes: the node it is on
-            welcome["node"] = self.router.route.node
-        if m.ref:
-            welcome["ref"] = m.ref
-        client.send(welcome)
+        routed = self.router.route  # a cluster that routes: the node it is on
+        node = {} if routed is None else {"node": routed.node}
+        welcome = frame(p.Welcome, protocol=p.PROTOCOL_VERSION, player_id=player.id,
+                        nickname=player.nickname, token=token,
+                        rooms=self.lobby.directory.seated(player.id), **node)  # fmt: skip
+        client.send(reply(m, welcome))
 
 
 def reply(m: Any, message: dict[str, Any]) -> dict[str, Any]:

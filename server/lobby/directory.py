@@ -10,6 +10,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ..core.status import FINISHED, LIVE_ROOM, LIVE_TOURNAMENT
+from ..wire import protocol as p
+from ..wire.frames import frame
 
 if TYPE_CHECKING:
     from ..runtime.peer import Peer as Client
@@ -33,16 +35,16 @@ class Directory:
         if online != self.online:
             self.online = online
             for client in list(self.subscribers):
-                client.send({"type": "lobby_presence", "online": online})
+                client.send(frame(p.LobbyPresence, online=online))
 
     def snapshot(self) -> dict[str, Any]:
         self._forget_finished()
-        return {
-            "type": "lobby",
-            "rooms": list(self.rooms.values()),
-            "tournaments": list(self.tournaments.values()),
-            "online": self.online,
-        }
+        return frame(
+            p.Lobby,
+            rooms=list(self.rooms.values()),
+            tournaments=list(self.tournaments.values()),
+            online=self.online,
+        )
 
     def subscribe(self, client: Client) -> None:
         self.subscribers.add(client)
@@ -63,9 +65,9 @@ class Directory:
         listed = not summary["private"] and not summary.get("tournament")
         if listed and summary["status"] in LIVE_ROOM:
             self.rooms[room_id] = summary
-            message: dict[str, Any] = {"type": "lobby_room", "room": summary}
+            message = frame(p.LobbyRoom, room=summary)
         elif self.rooms.pop(room_id, None) is not None:
-            message = {"type": "lobby_room_gone", "room_id": room_id}
+            message = frame(p.LobbyRoomGone, room_id=room_id)
         else:
             return
         for client in list(self.subscribers):
@@ -108,9 +110,9 @@ class Directory:
             if status == FINISHED:
                 self.finished.setdefault(tid, self.now())
             self.tournaments[tid] = summary
-            self._tell({"type": "lobby_tournament", "tournament": summary})
+            self._tell(frame(p.LobbyTournament, tournament=summary))
         elif self.tournaments.pop(tid, None) is not None:
-            self._tell({"type": "lobby_tournament_gone", "tournament_id": tid})
+            self._tell(frame(p.LobbyTournamentGone, tournament_id=tid))
 
     def _forget_finished(self) -> None:
         """Tournaments finished long enough ago leave the list."""
@@ -118,7 +120,7 @@ class Directory:
             if self.now() - at >= FINISHED_KEPT:
                 del self.finished[tid]
                 if self.tournaments.pop(tid, None) is not None:
-                    self._tell({"type": "lobby_tournament_gone", "tournament_id": tid})
+                    self._tell(frame(p.LobbyTournamentGone, tournament_id=tid))
 
     def _tell(self, message: dict[str, Any]) -> None:
         for client in list(self.subscribers):

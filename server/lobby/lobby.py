@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from ..runtime.domain_events import Events, RoomChanged, TournamentChanged
 from ..runtime.peer import encode
+from ..wire.frames import frame as make
+from ..wire.protocol import TournamentStatus
 from .directory import Directory
 
 if TYPE_CHECKING:
@@ -51,7 +53,7 @@ class Lobby:
         else:
             self.directory.update_tournament(e.summary)
         if e.players:
-            frame = encode({"type": "tournament", "tournament": e.summary})
+            frame = encode(make(TournamentStatus, tournament=e.summary))
             self.to_players(e.players, frame)
             if self.relay is not None:
                 self.relay.to_players(e.players, frame)

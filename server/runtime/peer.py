@@ -16,6 +16,8 @@ from pydantic_core import to_json
 from ..core.errors import Refused, Unavailable, storage_unavailable
 from ..core.logs import log
 from ..store.errors import StoreError
+from ..wire.frames import frame
+from ..wire.protocol import ErrorMsg
 
 CLOSE_POLICY = 1008  # abuse: too many refused messages in a row
 CLOSE_ERROR = 1011  # our bug while handling a message
@@ -129,9 +131,9 @@ class Peer:
 def error_frame(
     code: str, message: str, ref: str | None, retry_after: float | None = None
 ) -> dict[str, Any]:
-    frame: dict[str, Any] = {"type": "error", "code": code, "message": message}
+    fields: dict[str, Any] = {"code": code, "message": message}
     if retry_after is not None:
-        frame["retry_after"] = retry_after
+        fields["retry_after"] = retry_after
     if ref is not None:
-        frame["ref"] = ref
-    return frame
+        fields["ref"] = ref
+    return frame(ErrorMsg, **fields)

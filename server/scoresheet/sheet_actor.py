@@ -21,6 +21,8 @@ from ..runtime.actor import Actor
 from ..runtime.history import History
 from ..runtime.peer import encode
 from ..runtime.router import SHEET
+from ..wire import protocol as p
+from ..wire.frames import frame
 from .sheet import Sheet
 from .sheet_entries import Entry
 
@@ -76,12 +78,10 @@ class SheetActor(Actor):
     def open(self, peer: Peer, codes: dict[str, str]) -> None:
         """``peer`` follows the sheet: a snapshot, with the codes its link gives it."""
         self._attach(peer)
-        frame = {
-            "type": "sheet", "sheet_id": self.key, "version": self.sheet.version,
-            "role": "edit" if "edit" in codes else "view", "codes": codes,
-            "sheet": self.summary(), "history": self.history(),
-        }  # fmt: skip
-        peer.deliver(self.key, self.sheet.version, encode(frame), snapshot=True)
+        role = "edit" if "edit" in codes else "view"
+        sheet = frame(p.SheetOut, sheet_id=self.key, version=self.sheet.version, role=role,
+                      codes=codes, sheet=self.summary(), history=self.history())  # fmt: skip
+        peer.deliver(self.key, self.sheet.version, encode(sheet), snapshot=True)
 
     async def rejoin(self, peer: Peer, since: int) -> None:
         """A follower whose sheet moved here, or whose updates were lost on the way (it
@@ -137,14 +137,8 @@ class SheetActor(Actor):
     ) -> dict[str, Any]:
         """Version ``version``: its change in words, or (``None``) the whole history; and
         the sheet's ``summary``."""
-        update: dict[str, Any] = {
-            "type": "sheet_update", "sheet_id": self.key, "version": version, "sheet": summary,
-        }  # fmt: skip
-        if change is None:
-            update["history"] = self.history()
-        else:
-            update["change"] = self._named(change)
-        return update
+        said = {"history": self.history()} if change is None else {"change": self._named(change)}
+        return frame(p.SheetUpdateOut, sheet_id=self.key, version=version, sheet=summary, **said)
 
     def summary(self) -> dict[str, Any]:
         return self.sheet.summary(self.ports.names)

@@ -12,11 +12,12 @@ table's id, which they ``resume``.
 from __future__ import annotations
 
 import secrets
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..core.ids import new_id, new_invite_code
 from ..store.errors import StoreError
 from ..wire import protocol as p
+from ..wire.frames import frame
 from . import room_entries as entries
 from .room import Room
 
@@ -79,10 +80,9 @@ class Rematches:
             table = await self.store.claim_rematch(room_id, new_id("r"))
             if await self.store.room(table) is None:
                 await self._open(room, table)
-        message: dict[str, Any] = {
-            "type": "rematch", "room_id": room_id, "accepted": accepted,
-            "waiting": [h for h in humans if h not in accepted], "new_room_id": table,
-        }  # fmt: skip
+        waiting = [h for h in humans if h not in accepted]
+        message = frame(p.RematchOut, room_id=room_id, accepted=accepted, waiting=waiting,
+                        new_room_id=table)  # fmt: skip
         self.lobby.tell(frozenset(humans), message)
 
     async def _open(self, room: Room, table: str) -> None:

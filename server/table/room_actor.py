@@ -41,6 +41,8 @@ from ..runtime.domain_events import DealEnded, MatchEnded, RoomChanged
 from ..runtime.history import History
 from ..runtime.peer import encode, with_fields
 from ..runtime.router import ROOM
+from ..wire import protocol as p
+from ..wire.frames import frame
 from .room import FINISHED, OPEN, Decision, Room
 from .room_entries import Acted, Entry
 
@@ -387,8 +389,7 @@ class RoomActor(Actor):
     def _update(self, step: Step, seat: int | None, current: bool) -> dict[str, Any]:
         """An update as ``seat`` (None: a spectator) may see it; ``legal`` and ``why_not``
         (always last) only when it is the latest update and that seat's decision."""
-        message: dict[str, Any] = {
-            "type": "update",
+        fields: dict[str, Any] = {
             "room_id": self.room.id,
             "version": step.version,
             "kind": step.kind,
@@ -397,14 +398,14 @@ class RoomActor(Actor):
             "deadline": step.deadline,
         }
         if step.seat is not None:
-            message["seat"] = step.seat
+            fields["seat"] = step.seat
         if step.by is not None:
-            message["by"] = step.by
+            fields["by"] = step.by
         if step.summary is not None:
-            message["room"] = step.summary
+            fields["room"] = step.summary
         if current:
-            message.update(self._legal(seat))
-        return message
+            fields.update(self._legal(seat))
+        return frame(p.Update, **fields)
 
     def summary(self) -> dict[str, Any]:
         summary = self.room.summary(self.ports.names)
@@ -418,18 +419,18 @@ class RoomActor(Actor):
     def snapshot(self, seat: int | None, player: str = "") -> dict[str, Any]:
         room = self.room
         insider = seat is not None or player == room.owner
-        return {
-            "type": "snapshot",
-            "room_id": room.id,
-            "version": room.version,
-            "room": self.summary(),
-            "seat": seat,
-            "invite_code": room.invite_code if insider else None,
-            "view": self._view(seat),
-            "deadline": self.deadline_wall,
-            "chat": list(self.chat_lines),
-            "recent": self._recent(seat),
-        }
+        return frame(
+            p.Snapshot,
+            room_id=room.id,
+            version=room.version,
+            room=self.summary(),
+            seat=seat,
+            invite_code=room.invite_code if insider else None,
+            view=self._view(seat),
+            deadline=self.deadline_wall,
+            chat=list(self.chat_lines),
+            recent=self._recent(seat),
+        )
 
     def _view(self, seat: int | None) -> dict[str, Any] | None:
         """The match as ``seat`` knows it; while nobody may act (the pause between deals, a
@@ -594,14 +595,14 @@ class RoomActor(Actor):
 
     async def chat(self, peer: Peer, text: str) -> None:
         self.room.chat(peer.player_id, follows=self._follows(peer))
-        message = {
-            "type": "chat",
-            "room_id": self.room.id,
-            "player_id": peer.player_id,
-            "nickname": peer.nickname,
-            "text": text,
-            "at": self.clock.wall(),
-        }
+        message = frame(
+            p.ChatOut,
+            room_id=self.room.id,
+            player_id=peer.player_id,
+            nickname=peer.nickname,
+            text=text,
+            at=self.clock.wall(),
+        )
         self.chat_lines.append(message)
         for member in list(self.members):
             member.send(message)

@@ -22,6 +22,7 @@ from ..runtime.peer import encode
 from ..runtime.router import ROOM, Ref
 from ..store.rooms import RoomRow
 from ..wire import protocol as p
+from ..wire.frames import frame
 from . import room_entries as entries
 from .room import LIVE, OPEN, Room
 from .room_actor import RoomActor
@@ -253,13 +254,9 @@ class Rooms:
         await asyncio.wait({answer})
         if answer.cancelled():  # the server is stopping
             raise Unavailable(BOTS_BUSY, "the server is stopping: ask again", RETRY_AFTER)
-        reply = {
-            "type": "hint", "room_id": actor.key, "version": decision.version,
-            "seat": decision.seat, **answer.result(),
-        }  # fmt: skip
-        if ref is not None:
-            reply["ref"] = ref
-        peer.send(reply)
+        said = {} if ref is None else {"ref": ref}
+        peer.send(frame(p.HintOut, room_id=actor.key, version=decision.version,
+                        seat=decision.seat, **answer.result(), **said))  # fmt: skip
 
     async def absent(self, key: str, peer: Peer, m: Any) -> None:
         if isinstance(m, p.Resume) and await self.ended(key, peer, m.version, asked=True):

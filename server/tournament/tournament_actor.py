@@ -18,6 +18,8 @@ from ..runtime.actor_messages import Message, ReplaceWithCpu, TableFinished, Tab
 from ..runtime.domain_events import TournamentChanged, TournamentEnded
 from ..runtime.peer import encode
 from ..runtime.router import ROOM, TOURNAMENT, Ref
+from ..wire import protocol as p
+from ..wire.frames import frame as make
 from .state import FINISHED, SCHEDULED, Tournament, TournamentError, is_cpu, table_name
 from .tournament_entries import Entry
 
@@ -109,7 +111,7 @@ class TournamentActor(Actor):
         summary = self.summary()
         players = frozenset({*self.t.registered, *self.t.left})
         await self.ports.events.publish(TournamentChanged(summary, players))
-        frame = encode({"type": "tournament", "tournament": summary})
+        frame = encode(make(p.TournamentStatus, tournament=summary))
         for peer in self.watchers:
             if peer.player_id not in players:
                 peer.send_text(frame)
@@ -167,7 +169,7 @@ class TournamentActor(Actor):
     async def watch(self, peer: Peer) -> None:
         self.watchers.add(peer)
         peer.follow(self)
-        peer.send({"type": "tournament", "tournament": self.summary()})
+        peer.send(make(p.TournamentStatus, tournament=self.summary()))
 
     def detach(self, peer: Peer) -> None:
         self.watchers.discard(peer)

@@ -10,6 +10,7 @@ from ..runtime.domain_events import DealEnded, Events, MatchEnded
 from ..runtime.router import TOURNAMENT, Ref
 from ..store.errors import StoreError
 from ..wire import protocol as p
+from ..wire.frames import frame
 from . import tournament_entries as entries
 from .schedule import first_start, new_tournament, parse_schedule, series_id
 from .state import FINISHED, LIVE, SCHEDULED, Tournament, TournamentError
@@ -169,7 +170,8 @@ class Tournaments:
                 return
         if isinstance(m, p.TournamentWatch):
             final = await self._replay(key)
-            peer.send({"type": "tournament", "tournament": final.summary(self.ports.names)})
+            summary = final.summary(self.ports.names)
+            peer.send(frame(p.TournamentStatus, tournament=summary))
             return
         raise TournamentError("registration_closed", f"the tournament is {row.status}")
 

@@ -41,6 +41,7 @@ SITE_DEFAULTS: dict[str, Any] = {
     "deal_pause": 0.0,  # a module that tests the pause between deals sets it in site_settings
     "max_per_address": 1000,  # every page and bot comes from 127.0.0.1
     "rate": 1000.0, "burst": 1000,  # websocket bots act far faster than people
+    "check_frames": True,  # every frame sent matches the published schema
 }  # fmt: skip
 
 

@@ -49,6 +49,7 @@ TEST_DEFAULTS: dict[str, Any] = {
     "cpu_delay": 0.0, "rate": 10_000.0, "burst": 10_000, "bot_budget": 2, "deal_pause": 0.0,
     "max_per_address": 1000,  # every test client comes from 127.0.0.1
     "quick_schedule": "off",  # no hourly tournament (tests/tournament/test_schedule_default.py)
+    "check_frames": True,  # every frame sent matches the published schema
 }  # fmt: skip
 
 
