@@ -320,6 +320,8 @@ def test_unhosted_tables_and_where_a_player_plays() -> None:
     ("hourly", RUNNING, START + 3 * 3600 + 5, START + 4 * 3600),
     ("hourly", RUNNING, START + 3600, START + 2 * 3600),
     ("daily", CANCELLED, START + 86400 * 2.5, START + 86400 * 3),
+    # a clock a second behind the one that started it: still a period on, not this one again
+    ("hourly", RUNNING, START - 1, START + 3600),
 ])  # fmt: skip
 def test_the_next_of_a_series_starts_a_period_later(repeat, status, now, expect) -> None:
     t = quick(*(registered(0 if status == CANCELLED else 8)), repeat=repeat)
@@ -328,6 +330,32 @@ def test_the_next_of_a_series_starts_a_period_later(repeat, status, now, expect)
             t.apply(entry)
     assert t.status == status
     assert t.next_start(now) == expect
+
+
+def test_the_next_of_a_series_counts_periods_from_its_own_start() -> None:
+    """A series that starts at half past (an epoch time, not a multiple of its period):
+    the next start is on its own half hours, the first still to come."""
+    start = 1_733_409_000.0  # Thu, Dec 5 2024, 14:30 UTC
+    first = Tournament.created("quick", start, True, False, "hourly", 5)
+    t = Tournament.from_log("t1", [first, Registered("p0")])
+    for entry in t.start(start):
+        t.apply(entry)
+    assert t.status == RUNNING
+    assert t.next_start(start + 2 * 3600 + 10) == start + 3 * 3600
+    assert t.next_start(start + 1800) == start + 3600
+
+
+def test_the_seating_follows_from_the_seed_alone() -> None:
+    """A tournament's draw depends on nothing but its recorded seed and the round (the
+    same tables in every process and on every node): seed 5's Quick, round 1 and final."""
+    t = quick(*registered(8))
+    (first,) = t.start(START)
+    assert first == Round(1, (("p1", "p6", "p2", "p0"), ("p7", "p5", "p3", "p4")), START)
+    t.apply(first)
+    for index in (0, 1):
+        t.apply(TableRoom(index, f"r{index}"))
+        t.apply(TableFinished(index, index, (1001, 9) if index == 0 else (9, 1001)))
+    assert t.advance() == [Round(2, (("p2", "p1", "p4", "p5"),))]  # p1 p2 and p4 p5 split
 
 
 def test_round_one_says_when_the_tournament_started() -> None:
@@ -350,6 +378,22 @@ def test_a_cancelled_tournament_says_why() -> None:
         t.apply(entry)
     assert (t.status, t.reason, t.live) == (CANCELLED, "only 2 of 8 registered", False)
     assert t.summary()["reason"] == "only 2 of 8 registered"
+
+
+@pytest.mark.parametrize("auto", [False, True])
+def test_a_tournament_reads_back_its_seed_and_whose_schedule_made_it(auto: bool) -> None:
+    """``auto``: made by the server's own schedule (its series goes on only while the
+    server is still configured so); the seed draws every seating."""
+    first = Tournament.created("quick", START, True, False, "hourly", 42, auto)
+    assert first == Created("quick", START, True, False, "hourly", 42, auto)
+    t = Tournament.from_log("t1", [first])
+    assert (t.seed, t.auto) == (42, auto) and t.auto is auto
+
+
+def test_a_tournament_is_not_the_servers_own_unless_said() -> None:
+    first = Tournament.created("quick", START, False, False, None, 42)
+    assert first == Created("quick", START, False, False, None, 42, False)
+    assert Tournament.from_log("t1", [first]).auto is False
 
 
 def test_bad_formats_and_repeats_are_refused() -> None:
