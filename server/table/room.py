@@ -295,7 +295,7 @@ class Room:
                     "player_id": s.player,
                     "nickname": self.cpu_nickname(i) if s.cpu else nicknames.get(s.player or ""),
                     "cpu": s.cpu,
-                    "level": s.level if s.cpu else None,
+                    "level": s.level,  # a player's seat has none
                     "cpu_name": bare_cpu_name(self.cpu_nickname(i)) if s.cpu else None,
                     "ready": s.ready or s.cpu,
                     "away": s.away,
@@ -518,14 +518,14 @@ class Room:
         """``decision`` (from :meth:`decision_due`) was taken: ``text`` is written for its
         seat, by ``cpu`` (a CPU or an away seat) or ``timeout`` (its time ran out).
         Nothing when it is no longer the decision due (a player acted meanwhile)."""
-        turn = self.turn
-        if turn is None or self.match is None:
+        turn = self.turn  # None without a match
+        if turn is None:
             return []
         if (self.version, turn) != (decision.version, decision.seat):
             return []  # a stale answer: the room moved on
         try:
             action = Action.parse(text)
-            self.match.check(turn, action)
+            self.match.check(turn, action)  # type: ignore[union-attr]
         except KlaverjasError as err:
             raise RoomError(err.code, str(err)) from None
         seat = self.seats[turn]
@@ -677,7 +677,7 @@ class Room:
                 self.seats[index].ready = ready
             case Started():
                 self.status = PLAYING
-                self.starters = tuple(None if s.cpu else s.player for s in self.seats)
+                self.starters = tuple(s.player for s in self.seats)  # a CPU's: None
                 self.match = Match(self.rules, self.seed)
                 events.append(self.match.start_event())
             case Away(seat=index, away=away):

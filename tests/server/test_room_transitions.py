@@ -9,7 +9,9 @@ are checked below the table.
 from __future__ import annotations
 
 import dataclasses
+import datetime
 import random
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -20,6 +22,8 @@ from engine.events import DealStarted, MatchEnded
 from engine.policies import Policy, RandomPolicy
 from server.table.room import CLOSED, FINISHED, OPEN, PLAYING, Decision, Room, RoomError
 from server.table.room_entries import (
+    LEGACY_DAY,
+    LEGACY_GRACE,
     Acted,
     Away,
     Closed,
@@ -108,6 +112,12 @@ def daily(*more: Entry) -> Callable[[], Room]:
     return lambda: Room.from_log("r1", [first, *PLAYING_LOG, *more])
 
 
+def rated(*more: Entry) -> Callable[[], Room]:
+    """A running rated match of four humans (seat 1 acts first), then ``more``."""
+    first = Created(OWNER, "rated", Rules(), 30, False, None, seed=7, rated=True)
+    return lambda: Room.from_log("r1", [first, *PLAYING_LOG, *more])
+
+
 def cpu_at(seat: int) -> Callable[[], Room]:
     """A running match with a CPU (a strong one) in ``seat``."""
     seats = [Seated(seat, None, True, "strong") if s.seat == seat else s for s in FULL]
@@ -156,6 +166,12 @@ CASES = [
     Case("leave without a seat", build, lambda r: r.leave("p1"), "not_seated"),
     Case("leave while another player stays", lambda: build(Seated(0, OWNER), Seated(1, "p1")),
          lambda r: r.leave("p1"), [Seated(1, None)]),
+    Case("the owner's seat passes to the next player clockwise",
+         lambda: build(Seated(0, OWNER), Seated(1, "p1"), Seated(2, "p2")),
+         lambda r: r.leave(OWNER), [Seated(0, None), Owned("p1")]),
+    Case("the owner's seat passes on clockwise past the last seat",
+         lambda: build(Seated(3, OWNER), Seated(0, "p4"), Seated(1, "p1")),
+         lambda r: r.leave(OWNER), [Seated(3, None), Owned("p4")]),
     Case("the last player leaves: closed", lambda: build(Seated(1, "p1"), Seated(2, None, True)),
          lambda r: r.leave("p1"), [Seated(1, None), Closed()]),
     Case("leave a running match", playing(), lambda r: r.leave("p1"), "match_running"),
@@ -210,6 +226,8 @@ CASES = [
          lambda r: [acted(2, held_by(r, 2, True), "player")]),
     Case("act while away: back first", playing(Away(1, True)), lambda r: r.act("p1", "pass", None),
          [Away(1, False), acted(1, "pass", "player")]),
+    Case("act in the pause between deals", lambda: paused_room(),
+         lambda r: r.act("p1", "pass", None), "deal_pause"),
     # back and resume
     Case("back without a seat", playing(), lambda r: r.back("p9"), "not_seated"),
     Case("back when not away", playing(), lambda r: r.back("p1"), []),
@@ -243,6 +261,8 @@ CASES = [
     # the closing time (the daily game's: its day's games close)
     Case("act before the closing time", closing(),
          lambda r: r.act("p1", "pass", None, now=CLOSES - 1), [acted(1, "pass", "player")]),
+    Case("a command that gives no time never closes the room", closing(),
+         lambda r: r.act("p1", "pass", None), [acted(1, "pass", "player")]),
     Case("act at the closing time", closing(),
          lambda r: r.act("p1", "pass", None, now=CLOSES), [Closed()]),
     Case("back after the closing time", closing(Away(1, True)),
@@ -290,7 +310,11 @@ BOT_CASES = [
     # hint (refusals; what it advises on is below)
     Case("a hint at a tournament table", at_tournament, lambda r: r.hint("p1"),
          "hints_not_allowed"),
+    Case("a hint in the daily game", daily(), lambda r: r.hint("p1"), "hints_not_allowed"),
+    Case("a hint in a rated match", rated(), lambda r: r.hint("p1"), "hints_not_allowed"),
     Case("a hint before the match", lambda: build(Seated(1, "p1")), lambda r: r.hint("p1"),
+         "not_playing"),
+    Case("a hint once the room closed mid-match", closing(Closed()), lambda r: r.hint("p1"),
          "not_playing"),
     Case("a hint without a seat", playing(), lambda r: r.hint("p9"), "not_seated"),
     Case("a hint out of turn", playing(), lambda r: r.hint("p2"), "not_your_turn"),
@@ -325,6 +349,8 @@ SAYS = {
     'pass when a suit must be named': 'you must name trump: passing is not allowed now',
     'a card not in the hand': '8c is not in your hand',
     'a card the rules forbid': 'Td is not legal: must follow clubs',
+    'act in the pause between deals': "the next deal starts once everyone has seen the last "
+    "one's result (continue), or in a few seconds",
     'back without a seat': 'you have no seat in this room',
     'a stranger comes into a solo game': "this is another player's game against CPUs: only "
     "they may play or watch it",
@@ -338,7 +364,10 @@ SAYS = {
     'a hint without following': "join, watch or resume room 'r1' first",
     'a decision that is not legal': 'cards are not being played now (phase trump)',
     'a hint at a tournament table': 'no hints at a tournament table',
+    'a hint in the daily game': 'no hints in the daily game',
+    'a hint in a rated match': 'no hints in a rated match',
     'a hint before the match': 'no match is being played (the room is open)',
+    'a hint once the room closed mid-match': 'no match is being played (the room is closed)',
     'a hint without a seat': 'you have no seat at this table',
     'a hint out of turn': "it is seat 1's turn, not yours",
 }  # fmt: skip
@@ -537,7 +566,9 @@ def test_a_cpu_decides_at_its_level_and_the_server_takes_over_with_strong() -> N
               Seated(2, None, True, "strong"), Seated(3, "p3")]  # fmt: skip
     room = build(*levels, Readied(3, True), Started())
     seen = {}
-    while room.status == PLAYING and len(seen) < 4:
+    for _ in range(8):  # bounded: a fold that does not move on fails here, never hangs
+        if room.status != PLAYING or len(seen) == 4:
+            break
         decision = due(room)
         seen[decision.seat] = decision.level
         assert decision.view.seat == decision.seat and decision.view.legal  # its own view
@@ -565,6 +596,31 @@ def test_cpus_have_a_name_per_seat_that_a_replay_keeps() -> None:
     other = Room.from_log("r2", [Created(OWNER, "t", Rules(), 30, False, None, seed=8),
                                  Seated(0, None, True, "strong")])  # fmt: skip
     assert other.summary({})["seats"][0]["nickname"] == "Ilse (CPU, strong)"  # seed picks
+
+
+@pytest.mark.bots
+def test_a_cpu_seated_with_a_name_keeps_it_until_a_player_takes_its_seat() -> None:
+    """``cpu_names`` (a tournament's CPU entrant, a rematch's CPU): the name of the CPU in
+    that seat before and during the match; once a player started in the seat, a CPU that
+    takes it over later has the room's own name for the seat."""
+    names = (None, "Bram (CPU, strong)", None, None)
+    table = Created("system", "t", Rules(), 30, False, None, 7, "t1", ("a", None, "b", "c"),
+                    "strong", cpu_names=names)  # fmt: skip
+    room = Room.from_log("r1", [table])
+    assert room.cpu_nickname(1) == "Bram (CPU, strong)"
+    assert room.summary({})["seats"][1]["cpu_name"] == "Bram"
+    room.apply(Started())
+    assert room.cpu_nickname(1) == "Bram (CPU, strong)"  # a CPU started in its seat
+    again = Created(OWNER, "again", Rules(), 30, True, None, seed=7, cpu_names=names)
+    room = Room.from_log("r1", [again, Seated(0, OWNER), Seated(1, None, True, "strong"),
+                                Seated(2, "p2"), Seated(3, "p3")])  # fmt: skip
+    assert room.cpu_nickname(1) == "Bram (CPU, strong)"
+    for entry in (*room.remove(OWNER, 1), Seated(1, "p1"), *READY, Started()):
+        room.apply(entry)
+    for entry in room.replace_with_cpu("p1"):  # p1 started in seat 1: not Bram's seat now
+        room.apply(entry)
+    assert room.cpu_nickname(1) == "Ilse (CPU, strong)"  # the room's name for seat 1
+    assert room.summary({})["seats"][1]["nickname"] == "Ilse (CPU, strong)"
 
 
 def room_log(room: Room) -> list[Entry]:
@@ -620,6 +676,33 @@ def test_an_emptied_seat_asks_everyone_to_confirm_again() -> None:
     assert [s.ready for s in room.seats] == [True, True, True, False]
     room.apply(Seated(2, None))
     assert [s.ready for s in room.seats] == [False, False, False, False]
+
+
+def test_an_act_entry_plays_its_action_and_the_turn_moves_on() -> None:
+    room = playing()()
+    room.apply(acted(1, "pass", "player"))
+    assert room.match is not None and [str(a) for a in room.match.actions] == ["pass"]
+    assert room.turn == 2 and room.decision_due().seat == 2  # type: ignore[union-attr]
+
+
+def test_a_players_seat_has_no_level_and_a_cpus_has_its_own() -> None:
+    room = build(Seated(1, "p1"), Seated(2, None, True, "random"), Seated(3, None, True))
+    assert [(s.player, s.cpu, s.level) for s in room.seats] == [
+        (None, False, None), ("p1", False, None), (None, True, "random"),
+        (None, True, "heuristic"),  # a CPU seated before levels
+    ]  # fmt: skip
+
+
+def test_the_start_remembers_who_started_in_each_seat() -> None:
+    """``starters``: the players seated at the start, by seat (None: a CPU); a seat taken
+    over later does not change them."""
+    room = build(Seated(0, OWNER), Seated(1, None, True, "strong"), Seated(2, "p2"),
+                 Seated(3, "p3"), *(Readied(s, True) for s in (0, 2, 3)))  # fmt: skip
+    assert room.starters is None
+    room.apply(Started())
+    assert room.starters == (OWNER, None, "p2", "p3")
+    room.apply(Seated(2, None, True, "strong"))
+    assert room.starters == (OWNER, None, "p2", "p3")
 
 
 def test_timeouts_count_in_a_row() -> None:
@@ -709,6 +792,24 @@ def test_a_replayed_room_keeps_what_it_was_made_with() -> None:
     assert build(*PLAYING_LOG).version == 1 + len(PLAYING_LOG)
 
 
+def test_a_replayed_room_keeps_its_kind_its_rating_its_cpus_names_and_its_wait() -> None:
+    daily_game = Created(OWNER, "Daily", Rules(), 30, True, None, seed=7,
+                         seats=(OWNER, None, None, None), cpu_level="strong", mode="daily",
+                         day="2026-03-14", closes_at=5_000.0)  # fmt: skip
+    room = Room.from_log("r_d", [daily_game], abandon_after=30.0)
+    assert (room.mode, room.day, room.closes_at, room.abandon_after) == (
+        "daily", "2026-03-14", 5_000.0, 30.0,
+    )  # fmt: skip
+    assert (room.summary({})["mode"], room.summary({})["day"]) == ("daily", "2026-03-14")
+    assert room.attendance(frozenset(), 100.0) == 130.0  # the server's wait, not the default
+    names = (None, "Bram (CPU, strong)", None, None)
+    rematch = Created(OWNER, "again", Rules(), 30, True, None, seed=7, rated=True,
+                      cpu_names=names)  # fmt: skip
+    room = Room.from_log("r_r", [rematch])
+    assert (room.rated, room.cpu_names, room.summary({})["rated"]) == (True, names, True)
+    assert Room.from_log("r_r", [rematch]).abandon_after == 120.0  # the default wait
+
+
 # -- the log's codec -----------------------------------------------------------------------
 
 EVERY_ENTRY: list[Entry] = [
@@ -746,6 +847,36 @@ def test_a_cpu_seated_before_levels_reads_back_as_heuristic() -> None:
     assert decode({"t": "seat", "seat": 2, "player": "p2", "cpu": False}) == Seated(2, "p2")
 
 
+def test_a_daily_game_logged_before_rooms_kept_their_closing_time_closes_after_its_day(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A ``created`` entry without ``closes_at``: a daily game closes at the end of its day
+    (midnight UTC, whatever the server's own time zone) and two hours' grace; any other
+    room, or a daily one without a day, has no closing time."""
+    old = Created(OWNER, "daily", Rules(), 30, True, None, seed=7,
+                  seats=(OWNER, None, None, None), mode="daily", day="2026-03-14")  # fmt: skip
+    stored = old.to_dict()
+    assert "closes_at" not in stored
+    midnight = datetime.datetime(2026, 3, 14, tzinfo=datetime.UTC).timestamp()
+    closes = midnight + LEGACY_DAY + LEGACY_GRACE
+    assert closes == datetime.datetime(2026, 3, 15, 2, tzinfo=datetime.UTC).timestamp()
+    monkeypatch.setenv("TZ", "IST-5:30")  # a server 5.5 hours east of UTC
+    time.tzset()
+    try:
+        assert decode(stored).closes_at == closes  # type: ignore[union-attr]
+    finally:
+        monkeypatch.undo()
+        time.tzset()
+    room = Room.from_log("r1", [decode(stored), Started()])
+    assert room.close(closes - 1) == [] and room.close(closes) == [Closed()]
+    assert decode({**stored, "closes_at": 5_000.0}).closes_at == 5_000.0  # type: ignore[union-attr]
+    no_day = dataclasses.replace(old, day=None).to_dict()
+    assert decode(no_day).closes_at is None  # type: ignore[union-attr]
+    for mode in ("casual", "solo"):
+        other = dataclasses.replace(old, mode=mode, day=None).to_dict()
+        assert decode(other).closes_at is None  # type: ignore[union-attr]
+
+
 def test_an_unknown_entry_is_refused() -> None:
     with pytest.raises(ValueError, match="unknown log entry"):
         decode({"t": "teleport"})
@@ -754,10 +885,12 @@ def test_an_unknown_entry_is_refused() -> None:
 # -- the pause between deals ------------------------------------------------------------------
 
 
-def paused_room(seats: list[Entry] | None = None) -> Room:
-    """A room that pauses between deals, played to the end of its first deal (of two)."""
+def paused_room(seats: list[Entry] | None = None, *more: Entry) -> Room:
+    """A room that pauses between deals, played to the end of its first deal (of two);
+    ``more`` just after its start."""
     first = Created(OWNER, "table", Rules.from_dict({"deals": 2}), 30, False, None, seed=7)
-    room = Room.from_log("r1", [first, *(seats or FULL), *READY, Started()], pauses=True)
+    log = [first, *(seats or FULL), *READY, Started(), *more]
+    room = Room.from_log("r1", log, pauses=True)
     assert room.match is not None
     while room.match.deal_number == 0:
         room.apply(acted(room.match.turn, str(room.match.legal_actions()[0]), "player"))  # type: ignore[arg-type]
@@ -798,6 +931,38 @@ def test_the_pause_ends_when_its_time_runs_out_and_waits_for_no_cpu_nor_away_sea
     assert paused_room(cpus).waiting is None  # nobody to wait for: no pause
     unpaused = build(*PLAYING_LOG, rules=Rules.from_dict({"deals": 2}))
     assert unpaused.pauses is False
+
+
+def test_the_pause_does_not_wait_for_a_seat_away_as_the_deal_ends() -> None:
+    room = paused_room(None, Away(2, True))
+    assert room.seats[2].away and room.waiting == {0, 1, 3}
+
+
+def test_the_pause_no_longer_waits_for_a_seat_a_cpu_takes_over() -> None:
+    room = paused_room()
+    for entry in room.replace_with_cpu("p2"):
+        room.apply(entry)
+    assert room.waiting == {0, 1, 3}
+    for seat in (0, 1, 3):
+        room.apply(Seen(seat))
+    assert room.follow_up() == Resumed()
+
+
+def test_a_seat_lost_during_the_match_keeps_how_many_deals_its_starter_played() -> None:
+    """``left_at``: the deals done when a starter lost its seat to a CPU (its first loss);
+    nothing for a seat changed before the start or once the room is no longer playing."""
+    room = paused_room()
+    assert room.left_at == {}
+    room.apply(Seated(2, None, True, "strong"))
+    assert room.left_at == {2: 1}  # one deal of two was done
+    room.apply(Seated(2, None, True, "strong"))
+    assert room.left_at == {2: 1}
+    before = build(Seated(1, "p1"))
+    before.apply(Seated(1, None, True, "strong"))
+    assert before.left_at == {}
+    closed = closing(Closed())()  # closed mid-match: it has a match, but plays no more
+    closed.apply(Seated(2, None, True, "strong"))
+    assert closed.left_at == {}
 
 
 def test_a_log_written_without_pauses_plays_through_them_and_cpus_decide_alike() -> None:
