@@ -96,6 +96,7 @@ def analyze(record: object, solve: bool = False, seat: int | None = None) -> dic
     claims = record.get("claims", [])
     if not isinstance(claims, list) or not all(c in ("take", "leave") for c in claims):
         raise NotationError("claims must be a list of 'take' and 'leave'")
+    claims = list(claims)  # used up below: the caller's record stays as it was
     for key in ("dealer", "chooser"):
         if record[key] not in range(4) or isinstance(record[key], bool):
             raise NotationError(f"{key} must be a seat 0-3, not {record[key]!r}")
