@@ -55,6 +55,8 @@ SMOKES = {
         ("--pairs", "2", "--workers", "2", "--budget", "20"), ("runs.0.pairs", "runs.0.decisions")
     ),
     "card_path": Smoke((), ("hops", "modules", "calls")),
+    "club": Smoke(("--players", "16", "--every", "1", "--duration", "3"), ("deals", "p99_ms")),
+    "club_draw": Smoke(("--quick",), ("fresh.6.median_ms", "late.6.median_ms", "grid.fresh.draws")),
     "deflate": Smoke(
         ("--tables", "2", "--duration", "2", "--repeat", "1"), ("frames", "takeover.us_per_frame")
     ),

@@ -13,11 +13,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
 
 from websockets.asyncio.server import Server as WsServer
 from websockets.asyncio.server import ServerConnection, serve
 
+from .club.evenings import Evenings
+from .club.evenings import handlers as club_handlers
 from .cluster import ClusterRouter
 from .core.clock import Clock, RealClock
 from .core.config import Settings
@@ -54,6 +57,8 @@ from .wire.frames import check_frames
 
 HARD_FRAME_LIMIT = 64 * 1024  # beyond this websockets closes with 1009; up to it, an error frame
 
+T = TypeVar("T")
+
 
 class Server:
     def __init__(
@@ -88,6 +93,8 @@ class Server:
         self.router.register(self.rooms)
         self.router.register(self.tournaments)
         self.router.register(self.sheets)
+        self.evenings = Evenings(ports, stores.evenings, self.sheets)
+        self.router.register(self.evenings)
         self.daily = Daily(ports, stores.daily, stores.rooms, self.rooms)
         self.lobby.subscribe(self.events)
         self.tournaments.subscribe(self.events)
@@ -101,7 +108,7 @@ class Server:
         self.session = Session(
             self.router, self.lobby, self.identity, self.rooms, stores.rooms, self.daily, reviews,
             rematches, self.players, self.sheets, attempts, self.keepalive,
-            daily_handlers(self.daily),
+            {**daily_handlers(self.daily), **club_handlers(self.evenings, _coded(attempts))},
         )  # fmt: skip
         self.http = Endpoints(
             self.router, self.metrics, stores.rooms, stores.identities, self.daily,
@@ -241,3 +248,8 @@ class Server:
         """A connection that has not said hello in time is let go."""
         if not client.identified and client in self.clients:
             client.close(CLOSE_POLICY, "no hello in time")
+
+
+def _coded(attempts: FailedAttempts) -> Callable[[Any, Awaitable[T]], Awaitable[T]]:
+    """A feature's check of a secret code, counted against its connection's address."""
+    return lambda client, work: attempts.coded(client.address, work)

@@ -18,7 +18,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("server.runtime",),  # actors, routing, the fenced log, domain events, the CPU pool
     ("server.lobby",),  # identities, the lists of rooms and tournaments, presence
     ("server.table", "server.scoresheet"),  # rooms; score sheets
-    ("server.tournament", "server.daily"),  # features made of rooms
+    ("server.tournament", "server.daily", "server.club"),  # features made of rooms or sheets
     ("server.players", "server.records"),  # profiles and ratings; records and reviews
     ("server.edge",),  # a connection's messages
     ("server.http", "server.cluster"),  # HTTP; several nodes over Redis

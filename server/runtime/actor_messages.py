@@ -72,4 +72,13 @@ class ReplaceWithCpu:
     player: str
 
 
-Message = TableProgress | TableFinished | ReplaceWithCpu
+@message("sheet_changed")
+@dataclass(frozen=True, slots=True)
+class SheetChanged:
+    """A club evening's table entered or corrected a deal (to the evening): its sheet's log
+    has more to read."""
+
+    sheet_id: str
+
+
+Message = TableProgress | TableFinished | ReplaceWithCpu | SheetChanged

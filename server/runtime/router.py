@@ -24,7 +24,8 @@ if TYPE_CHECKING:
     from .peer import Peer
 
 
-ROOM, TOURNAMENT, SHEET = "room", "tournament", "sheet"  # the kinds of actor this server runs
+ROOM, TOURNAMENT, SHEET, EVENING = "room", "tournament", "sheet", "evening"  # the kinds of
+# actor this server runs
 
 
 @dataclass(frozen=True, slots=True)

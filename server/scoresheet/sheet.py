@@ -78,7 +78,7 @@ def check_name(text: str, what: str) -> str:
 
 def created(
     by: str, at: float, teams: Sequence[str] | None, players: Sequence[str] | None,
-    first_dealer: int, rules: Rules,
+    first_dealer: int, rules: Rules, evening: str | None = None,
 ) -> Created:  # fmt: skip
     """A new sheet's first entry, its names checked; without team names each team is
     called after its players (seats 0 and 2: ``"Ann & Cas"``)."""
@@ -93,7 +93,7 @@ def created(
         raise SheetError("invalid_field", "give the two teams' names, or the four players'")
     if a.casefold() == b.casefold():
         raise SheetError("bad_name", f"the two teams need different names, not {a!r} twice")
-    return Created(by, at, (a, b), named, first_dealer, rules)  # type: ignore[arg-type]
+    return Created(by, at, (a, b), named, first_dealer, rules, evening)  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True, slots=True)

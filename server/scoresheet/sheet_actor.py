@@ -18,9 +18,10 @@ from typing import TYPE_CHECKING, Any
 from ..core.errors import Unavailable, room_unavailable
 from ..core.logs import log
 from ..runtime.actor import Actor
+from ..runtime.actor_messages import SheetChanged
 from ..runtime.history import History
 from ..runtime.peer import encode
-from ..runtime.router import SHEET
+from ..runtime.router import EVENING, SHEET, Ref
 from ..wire import protocol as p
 from ..wire.frames import frame
 from .sheet import Sheet
@@ -131,6 +132,10 @@ class SheetActor(Actor):
                 member.deliver(sheet.id, sheet.version, encode({**update, "ref": ref}))
             else:
                 member.deliver(sheet.id, sheet.version, frame)
+        if sheet.created.evening is not None:  # a club evening's table: its standing moves
+            await self.ports.router.tell(
+                Ref(EVENING, sheet.created.evening), SheetChanged(sheet.id)
+            )
 
     def _update(
         self, change: dict[str, Any] | None, version: int, summary: dict[str, Any]

@@ -46,6 +46,7 @@ class Created(tagged.Record):
     players: tuple[str, str, str, str] | None
     first_dealer: int
     rules: Rules = tagged.field(encode=Rules.to_dict, decode=Rules.from_dict)
+    evening: str | None = tagged.field(None, omit=True)  # a club evening's table: told
 
 
 @LOG.record

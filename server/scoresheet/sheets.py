@@ -59,6 +59,34 @@ class Sheets:
         codes = {"edit": row.edit_code, "view": row.view_code}
         await actor.call(lambda: self._open(actor, peer, codes))
 
+    async def make(
+        self, sheet_id: str, by: str, players: tuple[str, ...], rules: Rules, evening: str
+    ) -> SheetRow:
+        """A club evening's table: a sheet with its four players (seat 0 deals first) that
+        tells the evening of every change; loaded when a phone opens it."""
+        wall = self.ports.clock.wall()
+        first = created(by, wall, None, players, 0, rules, evening)
+        row = SheetRow(sheet_id, new_invite_code(), new_invite_code(), wall)
+        await self.store.add_sheet(row, first.to_dict())
+        return row
+
+    async def rows(self, sheet_ids: list[str]) -> dict[str, SheetRow]:
+        """The rows (and codes) of these sheets."""
+        found = {}
+        for sheet_id in sheet_ids:
+            row = await self.store.sheet(sheet_id)
+            if row is not None:
+                found[sheet_id] = row
+        return found
+
+    async def replay(self, key: str, after: Sheet | None = None) -> Sheet:
+        """The sheet as its log holds it (``after``: that copy, brought up to date)."""
+        if after is None:
+            return await self._replay(key)
+        for e in await self.store.log(key, after.version):
+            after.apply(entries.decode(e.entry))
+        return after
+
     async def _open(self, actor: SheetActor, peer: Peer, codes: dict[str, str]) -> None:
         actor.open(peer, codes)
 

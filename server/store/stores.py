@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from .daily import DailyStore
 from .database import Database, open_database
+from .evenings import EveningStore
 from .identities import IdentityStore
 from .logs import LogStore
 from .players import PlayerStore
@@ -29,13 +30,14 @@ class Stores:
     identities: IdentityStore  # players' tokens and nicknames
     daily: DailyStore
     players: PlayerStore  # profiles and ratings
+    evenings: EveningStore  # club evenings
 
     @classmethod
     def on(cls, database: Database) -> Stores:
         return cls(
             database, LogStore(database), RoomStore(database), TournamentStore(database),
             SheetStore(database), IdentityStore(database), DailyStore(database),
-            PlayerStore(database),
+            PlayerStore(database), EveningStore(database),
         )  # fmt: skip
 
     async def open(self) -> None:

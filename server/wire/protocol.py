@@ -359,6 +359,102 @@ SHEET_CHANGES = (
     SheetDeal, SheetEdit, SheetDelete, SheetDealer, SheetUndo, SheetRedo, SheetContinue,
     SheetNewGame,
 )  # fmt: skip
+# -- club evenings (server/club; client_protocol.md §15) ---------------------------------
+
+EveningName = Annotated[str, Field(min_length=1, max_length=64)]  # the evening checks it
+Entrant = Annotated[str, Field(min_length=1, max_length=16)]
+
+
+class SitOutIn(BaseModel):
+    """The points for sitting a round out: a fixed number, or the round's lowest or
+    average score, or the evening's lowest."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+    kind: Literal["fixed", "round_lowest", "evening_lowest", "round_average"] = "round_average"
+    points: Annotated[int, Field(ge=0, le=10_000)] = 0
+
+
+class PrizesIn(BaseModel):
+    """Which places win: the top places, then every ``every``-th, at least one prize per
+    ``per`` players, and the lowest score (the poedel)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+    top: Annotated[int, Field(ge=0, le=100)] = 3
+    every: Annotated[int, Field(ge=0, le=100)] = 0
+    per: Annotated[int, Field(ge=0, le=100)] = 0
+    lowest: bool = True
+
+
+class EveningCreate(_Msg):
+    """A club evening (you organise it: you get its organiser and view codes)."""
+
+    type: Literal["evening_create"]
+    name: EveningName
+    format: Literal["individual", "pairs"] = "individual"
+    rounds: Annotated[int, Field(ge=1, le=12)] = 3
+    variant: _one_of(Variant) = "amsterdam"  # type: ignore[valid-type]
+    deals: Annotated[int, Field(ge=DEALS_RANGE[0], le=DEALS_RANGE[1])] | None = None
+    target: Annotated[int, Field(ge=TARGET_RANGE[0], le=TARGET_RANGE[1])] | None = None
+    pit_bonus: _one_of(PitBonus) = "any"  # type: ignore[valid-type]
+    sit_out: SitOutIn | None = None
+    prizes: PrizesIn | None = None
+
+
+class EveningOpen(_Msg):
+    """Follow an evening: its organiser code (to run it) or its view code (to watch)."""
+
+    type: Literal["evening_open"]
+    code: Code
+
+
+class EveningLeave(_Msg):
+    type: Literal["evening_leave"]
+    code: Code
+
+
+class EveningCommand(_Msg):
+    """What every organiser's command carries."""
+
+    code: Code  # the organiser code
+    version: Annotated[int, Field(ge=1)]  # the version it was made on
+
+
+class EveningCheckIn(EveningCommand):
+    """A player is here (in a pairs evening: a pair, and its two players' names)."""
+
+    type: Literal["evening_check_in"]
+    name: EveningName
+    members: Annotated[list[EveningName], Field(max_length=2)] = []
+
+
+class EveningWithdraw(EveningCommand):
+    type: Literal["evening_withdraw"]
+    entrant: Entrant
+
+
+class EveningDraw(EveningCommand):
+    type: Literal["evening_draw"]
+
+
+class EveningSwap(EveningCommand):
+    type: Literal["evening_swap"]
+    a: Entrant
+    b: Entrant
+
+
+class EveningUndoDraw(EveningCommand):
+    type: Literal["evening_undo_draw"]
+
+
+class EveningClose(EveningCommand):
+    type: Literal["evening_close"]
+
+
+EVENING_COMMANDS = (
+    EveningCheckIn, EveningWithdraw, EveningDraw, EveningSwap, EveningUndoDraw, EveningClose,
+)  # fmt: skip
+
+
 CLIENT_MODELS: tuple[type[_Msg], ...] = (
     Hello, Ping, LobbySubscribe, LobbyUnsubscribe, CreateRoom, TakeSeat, LeaveRoom, AddCpu,
     RemoveSeat, Ready, Watch, Act, Back, Continue, Resume, Chat, Hint, GetRecord, SetNickname,
@@ -366,6 +462,7 @@ CLIENT_MODELS: tuple[type[_Msg], ...] = (
     DailyStart, DailyBoard, DailyAlltime, Review, Rematch, TournamentRegister,
     TournamentUnregister, TournamentLeave, TournamentWatch, GetProfile, RatingBoard,
     SheetCreate, SheetOpen, SheetLeave, *SHEET_CHANGES,
+    EveningCreate, EveningOpen, EveningLeave, *EVENING_COMMANDS,
 )  # fmt: skip
 ClientMessage = Annotated[Union[CLIENT_MODELS], Field(discriminator="type")]  # noqa: UP007
 _CLIENT = TypeAdapter(ClientMessage)
@@ -649,11 +746,26 @@ class DailyAlltimeOut(_Msg):
     rows: list[dict[str, Any]]
 
 
+class EveningOut(_Msg):
+    """A club evening as it stands, to every phone and screen that follows it, after each
+    change (see client_protocol.md §15)."""
+
+    type: Literal["evening"]
+    evening_id: str
+    version: int
+    role: Literal["organiser", "view"]
+    codes: dict[str, str] = Field(description="The view code; the organiser code for organisers.")
+    evening: dict[str, Any] = Field(description="Settings, entrants, the rounds drawn.")
+    tables: list[dict[str, Any]] = Field(description="The open round's tables and their sheets.")
+    standing: dict[str, Any] | None = Field(description="The standing so far (individual).")
+    fairness: dict[str, Any] = Field(description="Repeated partners, opponents, sit-outs.")
+
+
 SERVER_MODELS: tuple[type[_Msg], ...] = (
     Welcome, ErrorMsg, Pong, Lobby, LobbyRoom, LobbyRoomGone, Snapshot, Update, ChatOut, HintOut,
     Record, LobbyTournament, LobbyTournamentGone, TournamentStatus, LobbyPresence, NicknameOut,
     DailyBoardOut, DailyAlltimeOut, ReviewOut, RematchOut, ProfileOut, RatingBoardOut, SheetOut,
-    SheetUpdateOut, RouteOut,
+    SheetUpdateOut, RouteOut, EveningOut,
 )  # fmt: skip
 ServerMessage = Annotated[Union[SERVER_MODELS], Field(discriminator="type")]  # noqa: UP007
 

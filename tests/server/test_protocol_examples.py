@@ -293,6 +293,23 @@ async def captured(h: Harness, tmp_path: Path) -> list[dict[str, Any]]:
     deal = {"type": "sheet_deal", "code": made["codes"]["edit"], "playing": 1, "points": [None, 71]}
     await ann.request({**deal, "version": 1}, "sheet_update")
     await ann.request({**deal, "version": 1}, "error")
+    # a club evening: made, four players in, a round drawn, its table's sheet opened and a deal
+    # entered, the round closed
+    night = await ann.request({"type": "evening_create", "name": "Vrijdag", "deals": 1}, "evening")
+    code, version = night["codes"]["organiser"], night["version"]
+    for name in ("Ann", "Bob", "Cas", "Dee"):
+        got = await ann.request({"type": "evening_check_in", "code": code, "version": version,
+                                 "name": name}, "evening")  # fmt: skip
+        version = got["version"]
+    await bob.request({"type": "evening_open", "code": night["codes"]["view"]}, "evening")
+    await ann.send({"type": "evening_draw", "code": code, "version": version})
+    drawn = await ann.next("evening", version=version + 1)
+    table = drawn["tables"][0]["code"]
+    await cas.request({"type": "sheet_open", "code": table}, "sheet")
+    await cas.request({"type": "sheet_deal", "code": table, "version": 1, "playing": 0,
+                       "points": [100, None]}, "sheet_update")  # fmt: skip
+    await ann.send({"type": "evening_close", "code": code, "version": version + 1})
+    await ann.next("evening", version=version + 2)
     # a rematch of ann and bob's match, asked by one, then made by both
     await ann.request({"type": "rematch", "room_id": room_id}, "rematch")
     await bob.request({"type": "rematch", "room_id": room_id}, "rematch")

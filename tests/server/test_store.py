@@ -163,7 +163,7 @@ SHIPPED = {
     "postgres": {1: "dec75ef2b8a14126", 10: "97ec3d94c2f42846"},
     "both": {2: "ca0e0b684362cde7", 3: "4fcf531cb7fbaf2f", 4: "c1b6ea5ddc0eeb85",
              5: "552a74b74312a21e", 6: "532272f5fc230d49", 7: "3a720d99d6188a23",
-             8: "f91116bb88779235", 9: "4ba343624c332d5c"},
+             8: "f91116bb88779235", 9: "4ba343624c332d5c", 11: "cc70b8850bb4ca8b"},
 }  # fmt: skip
 
 

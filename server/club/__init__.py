@@ -1,0 +1,1 @@
+"""Club evenings and seasons: real tables drawn, scored and ranked."""

@@ -1,0 +1,185 @@
+"""One task per club evening: the only writer of its log.
+
+The :class:`~server.club.evening.Evening` decides; the actor makes each entry durable,
+folds it in, and sends every phone and screen that follows the evening the evening as it
+stands: its entrants, the open round's tables with their sheets' codes and live totals,
+the standing worked out from the tables' sheets, and how fair the draws were.  A table's
+sheet tells the evening when it changes (:class:`SheetChanged`); the actor reads that
+sheet's new entries from its log and sends the new standing.  An evening nobody follows
+for :data:`IDLE_SECONDS` lets its task end; the next phone to open it loads it again, its
+sheets read afresh.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+from ..core.errors import Unavailable, room_unavailable
+from ..core.logs import log
+from ..runtime.actor import Actor
+from ..runtime.actor_messages import Message, SheetChanged
+from ..runtime.peer import encode
+from ..runtime.router import EVENING
+from ..wire import protocol as p
+from ..wire.frames import frame
+from .evening import Evening
+from .evening_entries import Entry
+
+if TYPE_CHECKING:
+    from ..runtime.peer import Peer
+    from ..runtime.ports import Ports
+    from ..scoresheet.sheet import Sheet
+    from ..store.sheets import SheetRow
+
+IDLE_SECONDS = 900.0  # an evening nobody follows stays loaded this long
+ORGANISER, VIEW = "organiser", "view"
+
+Command = Callable[[Evening], Awaitable[list[Entry]]]  # a transition, with what it needs
+
+
+class EveningActor(Actor):
+    kind = EVENING
+    final = False  # an idle evening ends, but runs what was queued before it did
+
+    def __init__(
+        self,
+        evening: Evening,
+        codes: dict[str, str],
+        sheets: dict[str, Sheet],
+        rows: dict[str, SheetRow],
+        read: Callable[[str, Sheet | None], Awaitable[Sheet]],
+        ports: Ports,
+    ) -> None:
+        super().__init__(ports.clock, f"evening {evening.id}", log.bind(evening_id=evening.id))
+        self.evening = evening
+        self.codes = codes  # organiser and view
+        self.sheets = sheets  # each table's sheet, as its log holds it
+        self.rows = rows  # each table's codes
+        self.read = read  # a sheet's log, read (on from a copy)
+        self.ports = ports
+        self.members: dict[Peer, str] = {}  # follower -> its role
+        self._idle = False
+        self._rest()
+
+    @property
+    def key(self) -> str:
+        return self.evening.id
+
+    def finished(self) -> bool:
+        return self._idle
+
+    def _closed(self) -> Unavailable:
+        return room_unavailable()
+
+    async def on_deadline(self) -> None:
+        self._idle = not self.members
+
+    def on_exit(self) -> None:
+        for member in list(self.members):
+            member.memberships.pop(self.key, None)
+        self.members.clear()
+
+    def _rest(self) -> None:
+        self.deadline = None if self.members else self.clock.now() + IDLE_SECONDS
+
+    async def on_message(self, message: Message) -> None:
+        if isinstance(message, SheetChanged) and message.sheet_id in self.rows:
+            key = message.sheet_id
+            self.sheets[key] = await self.read(key, self.sheets.get(key))
+            self.publish()
+
+    # -- following -----------------------------------------------------------------------
+
+    def open(self, peer: Peer, role: str) -> None:
+        """``peer`` follows the evening, with the role its code gives it."""
+        self.members[peer] = role
+        peer.follow(self)
+        self._rest()
+        peer.deliver(self.key, self.evening.version, encode(self.snapshot(role)), snapshot=True)
+
+    def detach(self, peer: Peer) -> None:
+        self.members.pop(peer, None)
+        peer.left(self.key)
+        self._rest()
+
+    def rejoin(self, peer: Peer) -> None:
+        """A follower whose evening moved here: the evening as it stands, as it saw it."""
+        self.open(peer, self.members.get(peer, VIEW))
+
+    def publish(self) -> None:
+        """Every follower gets the evening as it stands (one encoding a role)."""
+        sent: dict[str, str] = {}
+        for member, role in list(self.members.items()):
+            if role not in sent:
+                sent[role] = encode(self.snapshot(role))
+            member.deliver(self.key, self.evening.version, sent[role], snapshot=True)
+
+    def snapshot(self, role: str) -> dict[str, Any]:
+        evening = self.evening
+        organiser = role == ORGANISER
+        codes = dict(self.codes) if organiser else {"view": self.codes["view"]}
+        standing = None if evening.pairs else evening.standing(self.sheets).to_dict()
+        for round_ in standing["rounds"] if standing is not None else ():
+            del round_["scores"]  # each row carries its rounds' points: sent once
+        return frame(
+            p.EveningOut,
+            evening_id=self.key,
+            version=evening.version,
+            role=role,
+            codes=codes,
+            evening=evening.summary(),
+            tables=self._tables(organiser),
+            standing=standing,
+            fairness=evening.fairness().to_dict(),
+        )
+
+    def _tables(self, organiser: bool) -> list[dict[str, Any]]:
+        """The latest round's tables: who sits where, the sheet's codes (its edit code, the
+        table's code, to organisers: their screen shows it), and its game so far."""
+        if not self.evening.rounds:
+            return []
+        current = self.evening.rounds[-1]
+        shown = []
+        for number, (seats, sheet_id) in enumerate(
+            zip(current.tables, current.sheets, strict=True)
+        ):
+            row = self.rows.get(sheet_id)
+            sheet = self.sheets.get(sheet_id)
+            game = sheet.games[0] if sheet is not None else None
+            table: dict[str, Any] = {
+                "table": number + 1,
+                "round": current.number,
+                "entrants": list(seats),
+                "sheet_id": sheet_id,
+                "view_code": row.view_code if row is not None else None,
+                "deals": len(game.deals) if game is not None else 0,
+                "totals": list(game.totals) if game is not None and game.deals else None,
+                "finished": bool(sheet is not None and game is not None and game.deals
+                                 and sheet.over(game)),
+            }  # fmt: skip
+            if organiser:
+                table["code"] = row.edit_code if row is not None else None
+            shown.append(table)
+        return shown
+
+    # -- changing ------------------------------------------------------------------------
+
+    def started(self) -> set[int]:
+        """The open round's tables at which a deal was entered."""
+        current = self.evening.open_round
+        if current is None:
+            return set()
+        return {
+            i for i, sheet_id in enumerate(current.sheets)
+            if (sheet := self.sheets.get(sheet_id)) is not None and sheet.version > 1
+        }  # fmt: skip
+
+    async def change(self, command: Command) -> None:
+        """Run a transition and commit what it says, then tell every follower."""
+        for entry in await command(self.evening):
+            await self.ports.journal.append(
+                self.key, self.evening.version + 1, entry.to_dict(), self.epoch
+            )
+            self.evening.apply(entry)
+        self.publish()

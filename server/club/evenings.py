@@ -1,0 +1,228 @@
+"""Club evenings: making them, finding one by the code of its link, the actor kind, and
+the messages a connection sends them (attached by ``server.app`` as a feature's handlers).
+
+An evening has two secret codes, made like invite codes: the organiser code (check-in,
+draws, swaps, closing rounds; the screen on the wall shows the tables' codes from it) and
+the view code (the players' phones, anyone watching).  Each table of a round is a score
+sheet the evening makes, with its four players, that tells the evening of every change.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+from engine import NotationError, Rules
+
+from ..core.errors import room_unavailable
+from ..core.ids import new_id, new_invite_code, normalize_code
+from ..core.lru import Lru
+from ..core.text import check_name
+from ..runtime.router import EVENING, Ref
+from ..store.evenings import EveningRow
+from ..wire import protocol as p
+from . import evening_entries as entries
+from .evening import Evening, EveningError
+from .evening_actor import ORGANISER, VIEW, EveningActor
+
+if TYPE_CHECKING:
+    from ..runtime.features import Handler
+    from ..runtime.peer import Peer
+    from ..runtime.ports import Ports
+    from ..scoresheet.sheets import Sheets
+    from ..store.evenings import EveningStore
+
+CODES_CACHED = 4096
+NAME_LENGTH = 40  # an evening's name, at most
+Coded = Callable[[Any, Awaitable[Any]], Awaitable[Any]]  # a code's check, counted per address
+
+
+class Evenings:
+    name = EVENING
+
+    def __init__(self, ports: Ports, store: EveningStore, sheets: Sheets) -> None:
+        self.ports = ports
+        self.store = store
+        self.sheets = sheets
+        self.codes: Lru[str, tuple[str, str]] = Lru(CODES_CACHED)  # -> (id, role)
+
+    async def create(self, peer: Peer, m: p.EveningCreate) -> None:
+        """A new evening, followed by its organiser, who gets both codes."""
+        if m.target is not None and m.deals is not None:
+            raise p.ProtocolError("invalid_field", "give a target or a number of deals, not both")
+        end = {"deals": m.deals} if m.deals is not None else (
+            {"target": m.target} if m.target is not None else {"deals": 16}
+        )  # fmt: skip
+        try:
+            rules = Rules.from_dict({**end, "variant": m.variant, "pit_bonus": m.pit_bonus})
+        except NotationError as err:  # pragma: no cover - the protocol's ranges are the engine's
+            raise p.ProtocolError("invalid_field", str(err)) from None
+        wall = self.ports.clock.wall()
+        sit_out = m.sit_out.model_dump() if m.sit_out is not None else None
+        prizes = m.prizes.model_dump() if m.prizes is not None else None
+        seed = secrets.randbits(48)  # kept in the log: every draw follows from it
+        first = entries.Created(
+            peer.player_id, wall, _name(m.name), rules, m.format, m.rounds, sit_out, prizes, seed
+        )
+        row = EveningRow(new_id("v"), new_invite_code(), new_invite_code(), wall)
+        await self.store.add_evening(row, first.to_dict())
+        epoch = await self.ports.router.own(Ref(EVENING, row.id))
+        evening = Evening.from_log(row.id, [first])
+        actor = self._launch(evening, row, {}, {}, epoch)
+        await actor.call(lambda: self._open(actor, peer, ORGANISER))
+
+    async def find(self, code: str) -> tuple[str, str]:
+        """The evening a link's code opens, and whether it runs it (``organiser``)."""
+        code = normalize_code(code)
+        found = self.codes.get(code)
+        if found is None:
+            row = await self.store.evening_by_code(code)
+            if row is None:
+                raise p.ProtocolError("bad_evening_code", "no club evening has that code")
+            found = (row.id, ORGANISER if code == row.organiser_code else VIEW)
+            self.codes[code] = found
+        return found
+
+    # -- the actor kind ------------------------------------------------------------------
+
+    async def live(self) -> list[str]:
+        return []  # loaded when asked for
+
+    async def load(self, key: str, epoch: int | None) -> EveningActor | None:
+        row = await self.store.evening(key)
+        if row is None:
+            return None
+        log = [entries.decode(e.entry) for e in await self.store.log(key)]
+        evening = Evening.from_log(key, log)
+        ids = [s for r in evening.rounds for s in r.sheets]
+        rows = await self.sheets.rows(ids)
+        sheets = {s: await self.sheets.replay(s) for s in rows}
+        return self._launch(evening, row, sheets, rows, epoch)
+
+    def _launch(
+        self, evening: Evening, row: EveningRow, sheets: dict, rows: dict, epoch: int | None
+    ) -> EveningActor:
+        codes = {"organiser": row.organiser_code, "view": row.view_code}
+        actor = EveningActor(evening, codes, sheets, rows, self.sheets.replay, self.ports)
+        actor.epoch = epoch
+        self.ports.router.hold(actor)
+        return actor
+
+    async def handle(self, actor: EveningActor, peer: Peer, m: Any) -> None:
+        evening_id, role = await self.find(m.code)
+        if evening_id != actor.key:  # pragma: no cover - routed by this code
+            raise p.ProtocolError("bad_evening_code", "no club evening has that code")
+        match m:
+            case p.EveningOpen():
+                await actor.call(lambda: self._open(actor, peer, role))
+            case p.EveningLeave():
+                await actor.call(lambda: self._leave(actor, peer))
+            case _ if role != ORGANISER:
+                raise EveningError(
+                    "organisers_only", "only the evening's organisers do that: ask them"
+                )
+            case _:
+                command = self._command(actor, peer.player_id, m)
+                await actor.call(lambda: actor.change(command))
+
+    async def _open(self, actor: EveningActor, peer: Peer, role: str) -> None:
+        actor.open(peer, role)
+
+    async def _leave(self, actor: EveningActor, peer: Peer) -> None:
+        actor.detach(peer)
+
+    async def absent(self, key: str, peer: Peer, m: Any) -> None:
+        actor = await self.ports.router.adopt(Ref(EVENING, key))
+        if actor is None:
+            raise room_unavailable()
+        await self.handle(actor, peer, m)  # type: ignore[arg-type]
+
+    def rejoin(self, actor: EveningActor, peer: Peer, since: int) -> None:
+        actor.tell(lambda: _rejoin(actor, peer))
+
+    async def ended(self, key: str, peer: Peer, since: int) -> bool:
+        return False  # an evening never ends for its followers: its results stay
+
+    # -- commands ------------------------------------------------------------------------
+
+    def _command(self, actor: EveningActor, by: str, m: Any) -> Any:
+        """The evening's transition ``m`` names, as an async step of the actor (a draw or
+        a swap makes its tables' sheets before its entry is written)."""
+        at, v = self.ports.clock.wall(), m.version
+
+        async def step(e: Evening) -> list[entries.Entry]:
+            match m:
+                case p.EveningCheckIn():
+                    return e.check_in(by, at, v, m.name, m.members)
+                case p.EveningWithdraw():
+                    return e.withdraw(by, at, v, m.entrant)
+                case p.EveningDraw():
+                    ids = [new_id("s") for _ in range(len(e.present()) // 2 + 1)]
+                    drawn = e.draw(by, at, v, ids)
+                    (entry,) = drawn
+                    assert isinstance(entry, entries.Drawn)
+                    for seats, sheet_id in zip(entry.tables, entry.sheets, strict=True):
+                        await self._table(actor, by, seats, sheet_id)
+                    return drawn
+                case p.EveningSwap():
+                    ids = [new_id("s"), new_id("s")]
+                    swapped = e.swap(by, at, v, m.a, m.b, actor.started(), ids)
+                    (entry,) = swapped
+                    assert isinstance(entry, entries.Swapped)
+                    current = e.open_round
+                    assert current is not None
+                    for seats, sheet_id in zip(current.tables, entry.sheets, strict=True):
+                        if sheet_id not in current.sheets:  # a table either of them moved
+                            moved = tuple(
+                                m.b if s == m.a else m.a if s == m.b else s for s in seats
+                            )
+                            await self._table(actor, by, moved, sheet_id)
+                    return swapped
+                case p.EveningUndoDraw():
+                    return e.undo_draw(by, at, v, actor.started())
+                case p.EveningClose():
+                    return e.close(by, at, v)
+            raise TypeError(f"not an evening command: {type(m).__name__}")  # pragma: no cover
+
+        return step
+
+    async def _table(
+        self, actor: EveningActor, by: str, seats: tuple[str, ...], sheet_id: str
+    ) -> None:
+        """A table's score sheet, its players named as the evening knows them."""
+        evening = actor.evening
+        names = [evening.entrants[s] for s in seats]
+        if evening.pairs:
+            ns, ew = names
+            players = (ns.members[0], ew.members[0], ns.members[1], ew.members[1])
+        else:
+            players = tuple(n.name for n in names)
+        row = await self.sheets.make(sheet_id, by, players, evening.created.rules, actor.key)
+        actor.rows[sheet_id] = row
+        actor.sheets[sheet_id] = await self.sheets.replay(sheet_id)
+
+
+async def _rejoin(actor: EveningActor, peer: Peer) -> None:
+    actor.rejoin(peer)
+
+
+def _name(text: str) -> str:
+    return check_name(text, "the evening's name", NAME_LENGTH)
+
+
+def handlers(evenings: Evenings, coded: Coded) -> dict[type, Handler]:
+    """The club evening's client messages, by class (``coded`` counts a wrong code against
+    the connection's address, as for invite and sheet codes)."""
+
+    async def create(peer: Peer, m: p.EveningCreate) -> None:
+        await evenings.create(peer, m)
+
+    async def routed(peer: Peer, m: Any) -> None:
+        evening_id, _ = await coded(peer, evenings.find(m.code))
+        await evenings.ports.router.run(Ref(EVENING, evening_id), peer, m)
+
+    routes: dict[type, Handler] = {p.EveningCreate: create}  # type: ignore[dict-item]
+    for kind in (p.EveningOpen, p.EveningLeave, *p.EVENING_COMMANDS):
+        routes[kind] = routed  # type: ignore[assignment]
+    return routes
