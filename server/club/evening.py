@@ -50,6 +50,7 @@ from .evening_entries import (
 from .prizes import PrizeRule
 from .standings import (
     EveningStanding,
+    PairTableResult,
     RoundResult,
     SitOut,
     SitOutRule,
@@ -159,20 +160,21 @@ class Evening:
         return draw.fairness([_round(r) for r in self.rounds])
 
     def results(self, sheets: Mapping[str, Sheet]) -> list[RoundResult]:
-        """Each drawn round's tables as their sheets (by id) score them, through the
-        engine: a table whose sheet is not given has nothing entered."""
+        """Each drawn round's tables (players', or in a pairs evening pairs') as their
+        sheets (by id) score them, through the engine: a table whose sheet is not given has
+        nothing entered."""
+        result = _pair_table_result if self.pairs else _table_result
         return [
             RoundResult(r.number, tuple(
-                _table_result(i + 1, seats, sheets.get(sheet_id))
+                result(i + 1, seats, sheets.get(sheet_id))
                 for i, (seats, sheet_id) in enumerate(zip(r.tables, r.sheets, strict=True))
             ), r.sitting_out, r.closed)
             for r in self.rounds
         ]  # fmt: skip
 
     def standing(self, sheets: Mapping[str, Sheet]) -> EveningStanding:
-        """The evening's standing so far, from its tables' sheets (an individual evening)."""
-        if self.pairs:  # pragma: no cover - the pairs standing is not built yet
-            raise NotImplementedError("a pairs evening's standing")
+        """The evening's standing so far, from its tables' sheets (a pairs evening's rows
+        are its pairs)."""
         return evening_standing(self.results(sheets), self.sit_out_rule, self.prize_rule)
 
     # -- transitions ---------------------------------------------------------------------
@@ -337,11 +339,24 @@ class Evening:
 def _table_result(number: int, seats: tuple[str, ...], sheet: Sheet | None) -> TableResult:
     """A table's result: its first game as its sheet scores it (nothing if no sheet)."""
     four = (seats[0], seats[1], seats[2], seats[3])
+    return TableResult(number, four, *_game(sheet))
+
+
+def _pair_table_result(number: int, pairs: tuple[str, ...], sheet: Sheet | None) -> PairTableResult:
+    """A pairs table's result: north-south ``pairs[0]`` (the sheet's seats 0 and 2) against
+    east-west ``pairs[1]``, its first game as its sheet scores it (nothing if no sheet)."""
+    ns, ew = pairs
+    return PairTableResult(number, ns, ew, *_game(sheet))
+
+
+def _game(sheet: Sheet | None) -> tuple[tuple[int, int] | None, bool]:
+    """A table's first game as its sheet scores it: the teams' totals (None: nothing
+    entered, or no sheet) and whether it reached its end."""
     if sheet is None:
-        return TableResult(number, four, None, False)
+        return None, False
     game = sheet.games[0]
     totals = (game.totals[0], game.totals[1]) if game.deals else None
-    return TableResult(number, four, totals, sheet.over(game) and totals is not None)
+    return totals, sheet.over(game) and totals is not None
 
 
 def _swapped(names: Sequence[str], a: str, b: str) -> Iterator[str]:

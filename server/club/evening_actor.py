@@ -119,8 +119,8 @@ class EveningActor(Actor):
         evening = self.evening
         organiser = role == ORGANISER
         codes = dict(self.codes) if organiser else {"view": self.codes["view"]}
-        standing = None if evening.pairs else evening.standing(self.sheets).to_dict()
-        for round_ in standing["rounds"] if standing is not None else ():
+        standing = evening.standing(self.sheets).to_dict()
+        for round_ in standing["rounds"]:
             del round_["scores"]  # each row carries its rounds' points: sent once
         return frame(
             p.EveningOut,

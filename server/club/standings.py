@@ -6,6 +6,13 @@ and 2 are team 0, seats 1 and 3 team 1.  A player's score for a round is their t
 points at their table minus their own personal penalties (a revoke in an individual evening:
 the deal goes to the other team on the sheet, the penalty to the offender alone).
 
+A pairs evening ranks its fixed pairs the same way (:class:`PairTableResult`): a table is
+two pairs, north-south (team 0: the sheet's seats 0 and 2) and east-west (team 1), and a
+pair's score for a round is its team's points at its table (a pair has no personal
+penalty: a revoke's deal goes to the other team on the sheet).  Everything below holds for
+pairs as for players: a sitting-out pair earns the house's points worked out from the
+pairs' team totals, and the standing's "players" are the pairs.
+
 A table's state in a round:
 
 - ``finished``: its game reached its end; its totals count.
@@ -29,9 +36,9 @@ from those with something entered (a live estimate), or 0 while nothing is enter
   sit-out in round 1 may see it fall later).  A sit-out never beats anyone's worst game.
 - ``round_average``: the average team total of the round, rounded half up to a whole point.
 
-Each person sits out at most once an evening (the draw sees to it); the standing still
-scores whatever the rounds say.  Ranks are shared by equal scores (1, 2, 2, 4); players
-with equal scores are listed by name.
+Each person (or pair) sits out at most once an evening (the draw sees to it); the standing
+still scores whatever the rounds say.  Ranks are shared by equal scores (1, 2, 2, 4);
+players with equal scores are listed by name.
 """
 
 from __future__ import annotations
@@ -91,6 +98,11 @@ class SitOutRule:
         return cls(**data)
 
 
+def _check_finished(table: int, totals: tuple[int, int] | None, finished: bool) -> None:
+    if finished and totals is None:
+        raise ValueError(f"table {table} cannot have finished with nothing entered")
+
+
 @dataclass(frozen=True, slots=True)
 class TableResult:
     """A table's game in a round: its four players (seats 0 and 2 are team 0), the teams'
@@ -106,22 +118,53 @@ class TableResult:
     def __post_init__(self) -> None:
         if len(self.seats) != 4 or len(set(self.seats)) != 4:
             raise ValueError(f"table {self.table} needs four different players: {self.seats}")
-        if self.finished and self.totals is None:
-            raise ValueError(f"table {self.table} cannot have finished with nothing entered")
+        _check_finished(self.table, self.totals, self.finished)
         for player, points in self.penalties.items():
             if player not in self.seats:
                 raise ValueError(f"table {self.table}: {player!r} is not at it for a penalty")
             if points < 0:
                 raise ValueError(f"table {self.table}: a penalty is >= 0, not {points}")
 
+    def entrants(self) -> tuple[tuple[str, int, int], ...]:
+        """Who scores at the table, by seat: each player, their team and their penalty."""
+        return tuple(
+            (player, seat % 2, self.penalties.get(player, 0))
+            for seat, player in enumerate(self.seats)
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class PairTableResult:
+    """A pairs evening's table in a round: its north-south pair ``ns`` (team 0: seats 0 and
+    2 of its sheet) and east-west pair ``ew`` (team 1), the teams' totals from its sheet
+    (None: nothing entered), and whether the game reached its end."""
+
+    table: int
+    ns: str
+    ew: str
+    totals: tuple[int, int] | None
+    finished: bool
+
+    def __post_init__(self) -> None:
+        if self.ns == self.ew:
+            raise ValueError(f"table {self.table} needs two different pairs, not {self.ns!r} twice")
+        _check_finished(self.table, self.totals, self.finished)
+
+    def entrants(self) -> tuple[tuple[str, int, int], ...]:
+        """Who scores at the table: each pair, its team, and no penalty (a pair has none)."""
+        return ((self.ns, 0, 0), (self.ew, 1, 0))
+
+
+RoundTable = TableResult | PairTableResult  # a round's table: four players, or two pairs
+
 
 @dataclass(frozen=True, slots=True)
 class RoundResult:
-    """A round: its number, its tables, who sat it out, and whether it is closed (every
-    game finished, or the organiser closed it with what is entered)."""
+    """A round: its number, its tables (players' or pairs'), who sat it out, and whether
+    it is closed (every game finished, or the organiser closed it with what is entered)."""
 
     number: int
-    tables: tuple[TableResult, ...]
+    tables: tuple[RoundTable, ...]
     sitting_out: tuple[str, ...] = ()
     closed: bool = False
 
@@ -141,8 +184,9 @@ def table_result(
 
 @dataclass(frozen=True, slots=True)
 class RoundScore:
-    """A player's score for a round: ``points`` counted, how (``mark``), their rank in the
-    round, their table and team (None: sat out), and the penalty already subtracted."""
+    """A player's (or pair's) score for a round: ``points`` counted, how (``mark``), their
+    rank in the round, their table and team (None: sat out), and the penalty already
+    subtracted."""
 
     player: str
     points: int
@@ -164,7 +208,7 @@ class TableStanding:
     table: int
     state: Mark
     totals: tuple[int, int] | None
-    seats: tuple[str, str, str, str]
+    seats: tuple[str, ...]  # the players by seat; at a pairs table its ns and ew pairs
 
     def to_dict(self) -> dict[str, Any]:
         totals = None if self.totals is None else list(self.totals)
@@ -188,7 +232,7 @@ class RoundStanding:
         }  # fmt: skip
 
 
-def table_state(table: TableResult, closed: bool) -> Mark:
+def table_state(table: RoundTable, closed: bool) -> Mark:
     if table.finished:
         return Mark.FINISHED
     if not closed:
@@ -230,8 +274,9 @@ def _in_order(scores: Iterable[tuple[str, int]]) -> list[tuple[str, int]]:
 def round_standing(
     result: RoundResult, rule: SitOutRule, evening: Sequence[RoundResult] = ()
 ) -> RoundStanding:
-    """The round's standing: every player's score (see the module's docstring), ranked;
-    ``evening`` is the evening's rounds so far (for the ``evening_lowest`` rule)."""
+    """The round's standing: every player's (or pair's) score (see the module's
+    docstring), ranked; ``evening`` is the evening's rounds so far (for the
+    ``evening_lowest`` rule)."""
     sat = sit_out_points(result, rule, evening)
     found: dict[str, RoundScore] = {}
 
@@ -243,12 +288,12 @@ def round_standing(
     tables = []
     for table in result.tables:
         state = table_state(table, result.closed)
-        tables.append(TableStanding(table.table, state, table.totals, table.seats))
-        for seat, player in enumerate(table.seats):
-            team = seat % 2
+        placed = table.entrants()
+        seats = tuple(entrant for entrant, _, _ in placed)
+        tables.append(TableStanding(table.table, state, table.totals, seats))
+        for entrant, team, penalty in placed:
             made = 0 if table.totals is None else table.totals[team]
-            penalty = table.penalties.get(player, 0)
-            add(RoundScore(player, made - penalty, state, 0, table.table, team, penalty))
+            add(RoundScore(entrant, made - penalty, state, 0, table.table, team, penalty))
     for player in result.sitting_out:
         add(RoundScore(player, sat, Mark.SAT_OUT, 0))
     order = _in_order((p, s.points) for p, s in found.items())
@@ -259,8 +304,8 @@ def round_standing(
 
 @dataclass(frozen=True, slots=True)
 class EveningRow:
-    """A player's evening: their total, their score in each round (None: not there),
-    rank, prize, and rounds played at a table and sat out."""
+    """A player's (or pair's) evening: their total, their score in each round (None: not
+    there), rank, prize, and rounds played at a table and sat out."""
 
     player: str
     total: int
@@ -305,9 +350,9 @@ class EveningStanding:
 def evening_standing(
     rounds: Sequence[RoundResult], rule: SitOutRule, prizes: PrizeRule
 ) -> EveningStanding:
-    """The evening's standing: each player's sum over the rounds they were there for (late
-    arrivals and early leavers with what they played), ranked, with prizes marked (the
-    poedel among those present every round)."""
+    """The evening's standing: each player's (or pair's) sum over the rounds they were
+    there for (late arrivals and early leavers with what they played), ranked, with prizes
+    marked (the poedel among those present every round)."""
     numbers = [r.number for r in rounds]
     if len(set(numbers)) != len(numbers):
         raise ValueError(f"each round once: {numbers}")
@@ -336,9 +381,11 @@ __all__ = [
     "EveningRow",
     "EveningStanding",
     "Mark",
+    "PairTableResult",
     "RoundResult",
     "RoundScore",
     "RoundStanding",
+    "RoundTable",
     "SitOut",
     "SitOutRule",
     "TableResult",

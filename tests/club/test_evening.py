@@ -361,3 +361,68 @@ def test_the_standing_is_what_the_tables_sheets_score() -> None:
     # before anything is entered at table 2 it is playing, and its players have nothing yet
     partial = evening.standing({"s1": sheets["s1"]}).to_dict()
     assert {row["player"]: row["total"] for row in partial["standing"]}[t2[0]] == 0
+
+
+def test_a_pairs_standing_is_what_the_tables_sheets_score() -> None:
+    """Five pairs, two rounds of one-deal games: a pair scores its team's total at its
+    table (north-south: the sheet's seats 0 and 2), the pair sitting out the round's
+    average of the pairs whose game finished; round 2 closes with a table missing."""
+    evening = build(*pairs_in(5), format=PAIRS)
+
+    def seated(ns: str, ew: str) -> tuple[str, ...]:
+        """The table's sheet's four players, as the evening seats them (its evenings.py)."""
+        a, b = evening.entrants[ns].members, evening.entrants[ew].members
+        return (a[0], b[0], a[1], b[1])
+
+    evening.apply(drawn(evening))
+    first = evening.open_round
+    assert first is not None
+    (ns1, ew1), (ns2, ew2) = first.tables
+    (out1,) = first.sitting_out
+    sheets = {
+        # table 1: north-south plays, 100 card points and 20 roem against 62: made, 120 to 62
+        "s1": _sheet("s1", seated(ns1, ew1), Draft(playing=0, points=(100, None), roem=(20, 0))),
+        # table 2: east-west plays, 162 - 60 = 102 card points and 20 roem against 60: made,
+        # 60 to 122
+        "s2": _sheet("s2", seated(ns2, ew2), Draft(playing=1, points=(60, None), roem=(0, 20))),
+    }
+    standing = evening.standing(sheets).to_dict()
+    # the sit-out: (120 + 62 + 60 + 122) / 4 = 364 / 4 = 91
+    expected = {ns1: 120, ew1: 62, ns2: 60, ew2: 122, out1: 91}
+    assert [(row["player"], row["total"], row["rank"]) for row in standing["standing"]] == [
+        (ew2, 122, 1), (ns1, 120, 2), (out1, 91, 3), (ew1, 62, 4), (ns2, 60, 5),
+    ]  # fmt: skip
+    # places 1-3 (the house's default), the poedel to the lowest
+    assert [row["prize"] for row in standing["standing"]] == [
+        "place", "place", "place", None, "lowest",
+    ]  # fmt: skip
+    (round_1,) = standing["rounds"]
+    assert [(t["seats"], t["totals"], t["state"]) for t in round_1["tables"]] == [
+        ([ns1, ew1], [120, 62], "finished"), ([ns2, ew2], [60, 122], "finished"),
+    ]  # fmt: skip
+    assert round_1["sit_out_points"] == 91
+
+    evening.apply(Closed(BY, AT))
+    (second_draw,) = evening.draw(BY, AT, evening.version, ["s3", "s4"])
+    evening.apply(second_draw)
+    second = evening.open_round
+    assert second is not None
+    (ns3, ew3), (ns4, ew4) = second.tables
+    (out2,) = second.sitting_out
+    assert out2 != out1  # nobody sits out twice
+    # table 1: north-south plays and takes 50 of 162: nat, all 162 to east-west
+    sheets["s3"] = _sheet("s3", seated(ns3, ew3), Draft(playing=0, points=(50, None), roem=(0, 0)))
+    evening.apply(Closed(BY, AT))  # table 2 entered nothing: missing
+    # the sit-out: the average of the finished game only, (0 + 162) / 2 = 81
+    for pair, made in ((ns3, 0), (ew3, 162), (ns4, 0), (ew4, 0), (out2, 81)):
+        expected[pair] += made
+    standing = evening.standing(sheets).to_dict()
+    assert {row["player"]: row["total"] for row in standing["standing"]} == expected
+    round_2 = standing["rounds"][1]
+    assert [(t["seats"], t["state"]) for t in round_2["tables"]] == [
+        ([ns3, ew3], "finished"), ([ns4, ew4], "missing"),
+    ]  # fmt: skip
+    rows = {row["player"]: row for row in standing["standing"]}
+    assert rows[ns4]["rounds"][1] == {"points": 0, "mark": "missing"}
+    assert rows[out2]["rounds"][1] == {"points": 81, "mark": "sat_out"}
+    assert rows[out1]["rounds"][0] == {"points": 91, "mark": "sat_out"}
