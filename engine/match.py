@@ -51,7 +51,8 @@ class Match:
         return len(self.sheet)
 
     def legal_actions(self) -> list[Action]:
-        return [] if self.over else self.deal.legal_actions()
+        """The legal actions now: none once the match is over (its last deal is done)."""
+        return self.deal.legal_actions()
 
     def start_event(self) -> DealStarted:
         """The event that opened the current deal (private: project it per seat)."""

@@ -70,9 +70,9 @@ class View:
         JSON-ready (empty unless this seat is to play a card into a trick under way)."""
         if self.phase is not Phase.PLAY or self.seat is None or self.turn != self.seat:
             return {}
-        trump = self.trump if self.trump is not None else -1
         hand, trick = mask_of(self.hand), list(self.trick)
-        return _why_not(hand, trick, self.leader, self.seat, trump, self.rules.amsterdam)
+        trump = self.trump  # named before any card is played
+        return _why_not(hand, trick, self.leader, self.seat, trump, self.rules.amsterdam)  # type: ignore[arg-type]
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -164,7 +164,7 @@ class HeuristicPolicy:
         if len(legal) == 1:
             return legal[0]
         if view.phase is Phase.CLAIM:
-            return TAKE if TAKE in legal else legal[0]
+            return TAKE  # claimed roem is always worth taking (leave is the other choice)
         if view.phase is Phase.TRUMP:
             return choose_trump(view.hand, legal)
         return Action.play(choose_card(Knowledge.of(view)))

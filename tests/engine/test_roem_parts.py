@@ -62,6 +62,7 @@ def test_parts_by_kind(trump: str, cards: str, parts: RoemParts) -> None:
         ("s", "Jc Jd Jh Js", "Jc Jd Jh Js"),
         ("d", "9c 9d 9h 9s", ""),  # four nines count nothing
         ("c", "7d 8d Td Kc", ""),
+        ("h", "Qc Kc Ac 7d", "Qc Kc Ac"),  # a run ends at its suit's ace: 7d starts another
     ],
 )
 def test_the_cards_behind_roem(trump: str, cards: str, marked: str) -> None:
