@@ -19,6 +19,8 @@ version it was made on, and one made on an older version is refused (``stale_ver
                                                      not_in_round table_started
     undo_draw(started)                DrawUndone  | no_round_open round_started
     close()                           Closed      | no_round_open
+    penalise(entrant, points, round)  Penalised   | no_such_round not_at_a_table
+                                                     pairs_have_none
 
 ``started`` is the set of the open round's tables at which a deal was entered, which only
 their sheets know: the caller asks them.  Who may command is the caller's to check (an
@@ -44,6 +46,7 @@ from .evening_entries import (
     Drawn,
     DrawUndone,
     Entry,
+    Penalised,
     Swapped,
     Withdrawn,
 )
@@ -52,6 +55,7 @@ from .standings import (
     EveningStanding,
     PairTableResult,
     RoundResult,
+    RoundTable,
     SitOut,
     SitOutRule,
     TableResult,
@@ -97,6 +101,7 @@ class Evening:
     created: Created
     entrants: dict[str, Entrant] = field(default_factory=dict)
     rounds: list[RoundDraw] = field(default_factory=list)
+    penalties: dict[tuple[int, str], int] = field(default_factory=dict)  # (round, entrant)
     version: int = 1
 
     @classmethod
@@ -163,10 +168,17 @@ class Evening:
         """Each drawn round's tables (players', or in a pairs evening pairs') as their
         sheets (by id) score them, through the engine: a table whose sheet is not given has
         nothing entered."""
-        result = _pair_table_result if self.pairs else _table_result
+
+        def result(r: RoundDraw, i: int, seats: tuple[str, ...], sheet_id: str) -> RoundTable:
+            sheet = sheets.get(sheet_id)
+            if self.pairs:
+                return _pair_table_result(i + 1, seats, sheet)
+            charged = {e: p for e in seats if (p := self.penalties.get((r.number, e), 0))}
+            return _table_result(i + 1, seats, sheet, charged)
+
         return [
             RoundResult(r.number, tuple(
-                result(i + 1, seats, sheets.get(sheet_id))
+                result(r, i, seats, sheet_id)
                 for i, (seats, sheet_id) in enumerate(zip(r.tables, r.sheets, strict=True))
             ), r.sitting_out, r.closed)
             for r in self.rounds
@@ -260,6 +272,22 @@ class Evening:
         self._open()
         return [Closed(by, at)]
 
+    def penalise(
+        self, by: str, at: float, version: int, entrant: str, points: int, round: int | None = None
+    ) -> list[Entry]:
+        """Charge ``entrant`` ``points`` of its own in ``round`` (the latest by default), at
+        whose table it played that round; a pair has no personal penalty."""
+        self._current(version)
+        if self.pairs:
+            raise EveningError("pairs_have_none", "a pairs evening has no personal penalties")
+        number = round if round is not None else len(self.rounds)
+        if not 1 <= number <= len(self.rounds):
+            raise EveningError("no_such_round", f"round {number} has not been drawn")
+        name = self._entrant(entrant).name
+        if self.rounds[number - 1].table_of(entrant) is None:
+            raise EveningError("not_at_a_table", f"{name} played at no table in round {number}")
+        return [Penalised(by, at, number, entrant, points)]
+
     # -- the fold ------------------------------------------------------------------------
 
     def apply(self, entry: Entry) -> None:
@@ -279,6 +307,9 @@ class Evening:
                 self.rounds.pop()
             case Closed():
                 self.rounds[-1] = replace(self.rounds[-1], closed=True)
+            case Penalised(round=number, entrant=entrant, points=points):
+                key = (number, entrant)
+                self.penalties[key] = self.penalties.get(key, 0) + points
             case Created():  # pragma: no cover - only first
                 raise ValueError("an evening is created once")
         self.version += 1
@@ -336,10 +367,13 @@ class Evening:
         return current
 
 
-def _table_result(number: int, seats: tuple[str, ...], sheet: Sheet | None) -> TableResult:
-    """A table's result: its first game as its sheet scores it (nothing if no sheet)."""
+def _table_result(
+    number: int, seats: tuple[str, ...], sheet: Sheet | None, penalties: dict[str, int]
+) -> TableResult:
+    """A table's result: its first game as its sheet scores it (nothing if no sheet), and
+    its players' own penalties."""
     four = (seats[0], seats[1], seats[2], seats[3])
-    return TableResult(number, four, *_game(sheet))
+    return TableResult(number, four, *_game(sheet), penalties)
 
 
 def _pair_table_result(number: int, pairs: tuple[str, ...], sheet: Sheet | None) -> PairTableResult:

@@ -7,9 +7,9 @@ draws are made from.  Then, each by an organiser at a wall-clock time: ``check_i
 player, or a pair, is here), ``withdraw`` (gone from the next draw on), ``draw`` (a round's
 tables, who sits out, and the score sheet of each table), ``swap`` (two entrants of the
 round's draw change places; the tables they left get new sheets), ``undo_draw`` (the
-round's draw is taken back before any deal was entered) and ``close`` (the round is over,
-with what its sheets hold).  :func:`decode` reads what ``to_dict`` wrote
-(:mod:`server.core.tagged`).
+round's draw is taken back before any deal was entered), ``close`` (the round is over,
+with what its sheets hold) and ``penalty`` (a player's own points off, for a revoke).
+:func:`decode` reads what ``to_dict`` wrote (:mod:`server.core.tagged`).
 """
 
 from __future__ import annotations
@@ -118,7 +118,21 @@ class Closed(tagged.Record):
     at: float
 
 
-Entry = Created | CheckedIn | Withdrawn | Drawn | Swapped | DrawUndone | Closed
+@LOG.record
+@dataclass(frozen=True, slots=True)
+class Penalised(tagged.Record):
+    """``entrant`` is charged ``points`` in round ``round``, alone (a revoke in an individual
+    evening: its deal goes to the other team on the table's sheet, this to the offender)."""
+
+    tag: ClassVar[str] = "penalty"
+    by: str
+    at: float
+    round: int
+    entrant: str
+    points: int
+
+
+Entry = Created | CheckedIn | Withdrawn | Drawn | Swapped | DrawUndone | Closed | Penalised
 
 
 def decode(d: dict[str, Any]) -> Entry:

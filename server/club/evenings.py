@@ -183,6 +183,8 @@ class Evenings:
                     return e.undo_draw(by, at, v, actor.started())
                 case p.EveningClose():
                     return e.close(by, at, v)
+                case p.EveningPenalty():
+                    return e.penalise(by, at, v, m.entrant, m.points, m.round)
             raise TypeError(f"not an evening command: {type(m).__name__}")  # pragma: no cover
 
         return step

@@ -450,8 +450,18 @@ class EveningClose(EveningCommand):
     type: Literal["evening_close"]
 
 
+class EveningPenalty(EveningCommand):
+    """A player's own penalty (a revoke), in ``round`` (by default the latest)."""
+
+    type: Literal["evening_penalty"]
+    entrant: Entrant
+    points: Annotated[int, Field(ge=1, le=1000)]
+    round: Annotated[int, Field(ge=1, le=12)] | None = None
+
+
 EVENING_COMMANDS = (
     EveningCheckIn, EveningWithdraw, EveningDraw, EveningSwap, EveningUndoDraw, EveningClose,
+    EveningPenalty,
 )  # fmt: skip
 
 

@@ -24,6 +24,7 @@ from server.club.evening_entries import (
     Drawn,
     DrawUndone,
     Entry,
+    Penalised,
     Swapped,
     Withdrawn,
     decode,
@@ -205,6 +206,23 @@ CASES = [
          refused="no_round_open"),
     Case("a close made on an older version", with_round(*EIGHT),
          lambda e: e.close(BY, AT, v(e) - 1), refused="stale_version"),
+    # -- a revoke's personal penalty --------------------------------------------------------
+    Case("a player who revoked is charged in the round being played", with_round(*EIGHT),
+         lambda e: e.penalise(BY, AT, v(e), at_table(e, 1)[3], 50),
+         lambda e: [Penalised(BY, AT, 1, at_table(e, 1)[3], 50)]),
+    Case("a penalty in a round played before", lambda: then(played(2)()),
+         lambda e: e.penalise(BY, AT, v(e), "e2", 25, 1),
+         lambda e: [Penalised(BY, AT, 1, "e2", 25)]),
+    Case("a penalty for one who sat the round out", with_round(*checked_in(9)),
+         lambda e: e.penalise(BY, AT, v(e), sitting(e), 25), refused="not_at_a_table"),
+    Case("a penalty in a round not drawn", with_round(*EIGHT),
+         lambda e: e.penalise(BY, AT, v(e), "e1", 25, 2), refused="no_such_round"),
+    Case("a penalty before any draw", lambda: build(*EIGHT),
+         lambda e: e.penalise(BY, AT, v(e), "e1", 25), refused="no_such_round"),
+    Case("a penalty for nobody", with_round(*EIGHT),
+         lambda e: e.penalise(BY, AT, v(e), "e99", 25), refused="no_such_entrant"),
+    Case("a pair has no personal penalty", with_round(*pairs_in(4), format=PAIRS),
+         lambda e: e.penalise(BY, AT, v(e), "e1", 25), refused="pairs_have_none"),
 ]  # fmt: skip
 
 
@@ -316,6 +334,7 @@ def test_the_summary_names_tables_and_their_sheets() -> None:
         Swapped(BY, AT, "e1", "e5", ("s9",)),
         DrawUndone(BY, AT),
         Closed(BY, AT),
+        Penalised(BY, AT, 2, "e3", 50),
     ],
 )  # fmt: skip
 def test_every_entry_reads_back_as_it_was_written(entry: Entry) -> None:
@@ -426,3 +445,26 @@ def test_a_pairs_standing_is_what_the_tables_sheets_score() -> None:
     assert rows[ns4]["rounds"][1] == {"points": 0, "mark": "missing"}
     assert rows[out2]["rounds"][1] == {"points": 81, "mark": "sat_out"}
     assert rows[out1]["rounds"][0] == {"points": 91, "mark": "sat_out"}
+
+
+def test_a_penalty_comes_off_the_offenders_round_score_alone() -> None:
+    """One deal at each table; then the revoking player (table 1, seat 1) is charged 50,
+    twice 25: only their total moves, by 100, and their partner keeps the team's 62."""
+    evening = build(*checked_in(8))
+    evening.apply(drawn(evening))
+    current = evening.open_round
+    assert current is not None
+    t1, t2 = current.tables
+    sheets = {
+        "s1": _sheet("s1", t1, Draft(playing=0, points=(100, None), roem=(20, 0))),
+        "s2": _sheet("s2", t2, Draft(playing=0, points=(100, None), roem=(0, 0))),
+    }
+    before = {r["player"]: r["total"] for r in evening.standing(sheets).to_dict()["standing"]}
+    for points in (50, 25, 25):
+        (entry,) = evening.penalise(BY, AT, evening.version, t1[1], points)
+        evening.apply(entry)
+    after = {r["player"]: r["total"] for r in evening.standing(sheets).to_dict()["standing"]}
+    assert before[t1[1]] == 62 and after[t1[1]] == 62 - 100
+    assert {p: after[p] for p in after if p != t1[1]} == {
+        p: before[p] for p in before if p != t1[1]
+    }

@@ -127,6 +127,13 @@ async def test_a_whole_evening_with_a_restart_in_the_middle(harness: Harness) ->
         seen = await until(wall, all_entered(round_))
         standing = {row["player"]: row["total"] for row in seen["standing"]["standing"]}
         assert standing == expected, round_
+        if round_ == ROUNDS:  # table 1's seat 1 revoked: 30 off that player's score alone
+            offender = tables[0]["entrants"][1]
+            seen = await command(organiser, codes["organiser"], seen["version"], "penalty",
+                                 entrant=offender, points=30)  # fmt: skip
+            expected[offender] -= 30
+            standing = {row["player"]: row["total"] for row in seen["standing"]["standing"]}
+            assert standing == expected
         closed = await command(organiser, codes["organiser"], seen["version"], "close")
         assert closed["evening"]["drawn"][-1]["closed"] is True
         version = closed["version"]
