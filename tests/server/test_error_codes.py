@@ -1445,6 +1445,191 @@ async def too_slow(tmp_path: Path) -> None:
 
 # == the parametrised tests ================================================================
 
+# -- club evenings ----------------------------------------------------------------------------
+
+
+@dataclass
+class Night:
+    """A club evening with its organiser (``org``) and a watcher by the view code."""
+
+    codes: dict[str, str]
+    org: GameClient
+    guest: GameClient
+    frame: dict[str, Any]  # the organiser's latest evening
+
+    def command(self, kind: str, **fields: Any) -> dict[str, Any]:
+        return {"type": f"evening_{kind}", "code": self.codes["organiser"],
+                "version": self.frame["version"], **fields}  # fmt: skip
+
+    async def do(self, kind: str, **fields: Any) -> dict[str, Any]:
+        version = self.frame["version"]
+        await self.org.send(self.command(kind, **fields))
+        self.frame = await self.org.next("evening", version=version + 1)
+        return self.frame
+
+    async def state(self) -> tuple[int, dict[str, Any]]:
+        await drain(self.guest)
+        seen = await self.guest.request({"type": "evening_open", "code": self.codes["view"]},
+                                        "evening")  # fmt: skip
+        return seen["version"], seen["evening"]
+
+
+async def night(h: Harness, players: int = 4, drawn: bool = False, **create: Any) -> Night:
+    org, guest = await h.client("org"), await h.client("guest")
+    made = await org.request(
+        {"type": "evening_create", "name": "Vrijdag", "deals": 1, **create}, "evening"
+    )
+    n = Night(made["codes"], org, guest, made)
+    pairs = create.get("format") == "pairs"
+    for i in range(players):
+        await n.do("check_in", name=f"p{i}", **({"members": [f"a{i}", f"b{i}"]} if pairs else {}))
+    if drawn:
+        await n.do("draw")
+    await guest.request({"type": "evening_open", "code": n.codes["view"]}, "evening")
+    return n
+
+
+async def evening_refused(n: Night, kind: str, code: str, **fields: Any) -> None:
+    await refused(n.org, n.command(kind, **fields), code, [n.guest], n.state)
+
+
+async def a_deal_at_table_one(h: Harness, n: Night) -> None:
+    phone = await h.client("table")
+    table = n.frame["tables"][0]["code"]
+    await phone.request({"type": "sheet_open", "code": table}, "sheet")
+    await phone.request({"type": "sheet_deal", "code": table, "version": 1, "playing": 0,
+                         "points": [100, None]}, "sheet_update")  # fmt: skip
+    await n.org.next("evening", version=n.frame["version"])  # the deal, seen
+
+
+@provokes("bad_evening_code")
+async def bad_evening_code(tmp_path: Path) -> None:
+    async with server(tmp_path) as h:
+        n = await night(h)
+        await refused(n.guest, {"type": "evening_open", "code": "NOSUCHCODE"},
+                      "bad_evening_code", [n.org], n.state)  # fmt: skip
+
+
+@provokes("organisers_only")
+async def organisers_only(tmp_path: Path) -> None:
+    async with server(tmp_path) as h:
+        n = await night(h)
+        draw = {**n.command("draw"), "code": n.codes["view"]}
+        await refused(n.guest, draw, "organisers_only", [n.org], n.state)
+
+
+@provokes("evening_over")
+async def evening_over(tmp_path: Path) -> None:
+    async with server(tmp_path) as h:
+        n = await night(h, rounds=1, drawn=True)
+        await n.do("close")
+        await evening_refused(n, "draw", "evening_over")
+        await evening_refused(n, "check_in", "evening_over", name="late")
+
+
+@provokes("name_taken")
+async def name_taken(tmp_path: Path) -> None:
+    async with server(tmp_path) as h:
+        await evening_refused(await night(h), "check_in", "name_taken", name="P0")
+
+
+@provokes("pair_needs_two")
+async def pair_needs_two(tmp_path: Path) -> None:
+    async with server(tmp_path) as h:
+        n = await night(h)
+        await evening_refused(n, "check_in", "pair_needs_two", name="x", members=["a", "b"])
+
+
+@provokes("evening_full")
+async def evening_full(tmp_path: Path) -> None:
+    async with server(tmp_path) as h:
+        await evening_refused(await night(h, players=400), "check_in", "evening_full", name="x")
+
+
+@provokes("no_such_entrant")
+async def no_such_entrant(tmp_path: Path) -> None:
+    async with server(tmp_path) as h:
+        await evening_refused(await night(h), "withdraw", "no_such_entrant", entrant="e99")
+
+
+@provokes("withdrawn")
+async def withdrawn(tmp_path: Path) -> None:
+    async with server(tmp_path) as h:
+        n = await night(h)
+        await n.do("withdraw", entrant="e1")
+        await evening_refused(n, "withdraw", "withdrawn", entrant="e1")
+
+
+@provokes("round_open")
+async def round_open(tmp_path: Path) -> None:
+    async with server(tmp_path) as h:
+        await evening_refused(await night(h, drawn=True), "draw", "round_open")
+
+
+@provokes("too_few")
+async def too_few(tmp_path: Path) -> None:
+    async with server(tmp_path) as h:
+        await evening_refused(await night(h, players=3), "draw", "too_few")
+
+
+@provokes("no_round_open")
+async def no_round_open(tmp_path: Path) -> None:
+    async with server(tmp_path) as h:
+        await evening_refused(await night(h), "close", "no_round_open")
+
+
+@provokes("same_entrant")
+async def same_entrant(tmp_path: Path) -> None:
+    async with server(tmp_path) as h:
+        n = await night(h, drawn=True)
+        await evening_refused(n, "swap", "same_entrant", a="e1", b="e1")
+
+
+@provokes("not_in_round")
+async def not_in_round(tmp_path: Path) -> None:
+    async with server(tmp_path) as h:
+        n = await night(h, drawn=True)
+        await n.do("check_in", name="late")
+        await evening_refused(n, "swap", "not_in_round", a="e1", b="e5")
+
+
+@provokes("table_started")
+async def table_started(tmp_path: Path) -> None:
+    async with server(tmp_path) as h:
+        n = await night(h, drawn=True)
+        await a_deal_at_table_one(h, n)
+        await evening_refused(n, "swap", "table_started", a="e1", b="e2")
+
+
+@provokes("round_started")
+async def round_started(tmp_path: Path) -> None:
+    async with server(tmp_path) as h:
+        n = await night(h, drawn=True)
+        await a_deal_at_table_one(h, n)
+        await evening_refused(n, "undo_draw", "round_started")
+
+
+@provokes("no_such_round")
+async def no_such_round(tmp_path: Path) -> None:
+    async with server(tmp_path) as h:
+        n = await night(h, drawn=True)
+        await evening_refused(n, "penalty", "no_such_round", entrant="e1", points=20, round=2)
+
+
+@provokes("not_at_a_table")
+async def not_at_a_table(tmp_path: Path) -> None:
+    async with server(tmp_path) as h:
+        n = await night(h, players=5, drawn=True)
+        (out,) = n.frame["evening"]["drawn"][0]["sitting_out"]
+        await evening_refused(n, "penalty", "not_at_a_table", entrant=out, points=20)
+
+
+@provokes("pairs_have_none")
+async def pairs_have_none(tmp_path: Path) -> None:
+    async with server(tmp_path) as h:
+        n = await night(h, players=2, drawn=True, format="pairs")
+        await evening_refused(n, "penalty", "pairs_have_none", entrant="e1", points=20)
+
 
 def _error_params() -> list[Any]:
     params = []

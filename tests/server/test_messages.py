@@ -12,13 +12,14 @@ from server.cluster import envelope as cm
 from server.runtime import actor_messages as messages
 from server.runtime.actor_messages import (
     ReplaceWithCpu,
+    SheetChanged,
     TableFinished,
     TableProgress,
     WireError,
     from_wire,
     to_wire,
 )
-from server.runtime.router import ROOM, TOURNAMENT, Ref
+from server.runtime.router import EVENING, ROOM, TOURNAMENT, Ref
 
 pytestmark = pytest.mark.server
 
@@ -27,6 +28,7 @@ EVERY_MESSAGE = [
     TableProgress("r_1", (120, 40)),
     TableFinished("r_1", 1, (700, 1010)),
     ReplaceWithCpu("p_1"),
+    SheetChanged("s_1"),
     cm.Forward("n1", "c_1", "p_1", "Ann", ROOM_REF, '{"type":"act","room_id":"r_1"}', 41),
     cm.Forward("n1", "c_1", "p_1", "Ann", ROOM_REF, '{"type":"watch","room_id":"r_1"}', None),
     cm.Rejoin("n1", "c_1", "p_1", "Ann", Ref(TOURNAMENT, "t_1"), 17),
@@ -45,6 +47,7 @@ EVERY_MESSAGE = [
     ),
     cm.Tell(Ref(TOURNAMENT, "t_1"), TableFinished("r_1", 0, (1001, 12))),
     cm.Tell(ROOM_REF, ReplaceWithCpu("p_2")),
+    cm.Tell(Ref(EVENING, "v_1"), SheetChanged("s_1")),
     cm.Owner("r_1", "n2"),
     cm.Released((ROOM_REF, Ref(TOURNAMENT, "t_1"))),
     cm.Gone("n1", "c_1"),

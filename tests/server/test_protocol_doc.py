@@ -23,6 +23,7 @@ from tests.server.test_error_codes import CLOSES, ERRORS
 pytestmark = pytest.mark.server
 
 SERVER_TYPES = {
+    "evening",
     "welcome",
     "error",
     "pong",
