@@ -201,17 +201,18 @@ def draw_pairs(
     return _kept(present, rounds, played, drawn)
 
 
+def exchanged(names: Iterable[str], a: str, b: str) -> tuple[str, ...]:
+    """``names`` with ``a`` and ``b`` in each other's places."""
+    return tuple(b if name == a else a if name == b else name for name in names)
+
+
 def swap(round: Round, a: str, b: str) -> Round:
     """``round`` with ``a`` and ``b`` in each other's places (a seat or sitting out)."""
     for name in (a, b):
         if name not in round.players:
             raise ValueError(f"{name!r} is not in round {round.number}")
-
-    def moved(name: str) -> str:
-        return b if name == a else a if name == b else name
-
-    tables = tuple(Table(t.number, _four(map(moved, t.seats))) for t in round.tables)
-    return Round(round.number, tables, tuple(sorted(map(moved, round.sitting_out))))
+    tables = tuple(Table(t.number, _four(exchanged(t.seats, a, b))) for t in round.tables)
+    return Round(round.number, tables, tuple(sorted(exchanged(round.sitting_out, a, b))))
 
 
 def fairness(rounds: Sequence[Round]) -> Fairness:

@@ -29,7 +29,7 @@ organiser's link); the evening decides everything else.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator, Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -300,8 +300,8 @@ class Evening:
                 self.rounds.append(RoundDraw(number, tables, out, sheets))
             case Swapped(a=a, b=b, sheets=sheets):
                 current = self.rounds[-1]
-                tables = tuple(tuple(_swapped(t, a, b)) for t in current.tables)
-                out = tuple(_swapped(current.sitting_out, a, b))
+                tables = tuple(draw.exchanged(t, a, b) for t in current.tables)
+                out = draw.exchanged(current.sitting_out, a, b)
                 self.rounds[-1] = replace(current, tables=tables, sitting_out=out, sheets=sheets)
             case DrawUndone():
                 self.rounds.pop()
@@ -391,11 +391,6 @@ def _game(sheet: Sheet | None) -> tuple[tuple[int, int] | None, bool]:
     game = sheet.games[0]
     totals = (game.totals[0], game.totals[1]) if game.deals else None
     return totals, sheet.over(game) and totals is not None
-
-
-def _swapped(names: Sequence[str], a: str, b: str) -> Iterator[str]:
-    for name in names:
-        yield b if name == a else a if name == b else name
 
 
 def _round(r: RoundDraw) -> draw.Round:

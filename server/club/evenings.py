@@ -22,6 +22,7 @@ from ..core.text import check_name
 from ..runtime.router import EVENING, Ref
 from ..store.evenings import EveningRow
 from ..wire import protocol as p
+from . import draw
 from . import evening_entries as entries
 from .evening import Evening, EveningError
 from .evening_actor import ORGANISER, VIEW, EveningActor
@@ -174,9 +175,7 @@ class Evenings:
                     assert current is not None
                     for seats, sheet_id in zip(current.tables, entry.sheets, strict=True):
                         if sheet_id not in current.sheets:  # a table either of them moved
-                            moved = tuple(
-                                m.b if s == m.a else m.a if s == m.b else s for s in seats
-                            )
+                            moved = draw.exchanged(seats, m.a, m.b)
                             await self._table(actor, by, moved, sheet_id)
                     return swapped
                 case p.EveningUndoDraw():

@@ -171,3 +171,27 @@ async def test_who_may_do_what(harness: Harness) -> None:
     assert [e["name"] for e in seen["evening"]["entrants"]] == ["Ann"]
     bad = await guest.request({"type": "evening_create", "name": "x", "rounds": "3"}, "evening")
     assert (bad["type"], bad["code"]) == ("error", "invalid_field")
+
+
+async def test_a_swap_gives_the_tables_it_touches_new_sheets_with_the_new_players(
+    harness: Harness,
+) -> None:
+    organiser = await harness.client("org")
+    made = await organiser.request(
+        {"type": "evening_create", "name": "Woensdag", "deals": 1}, "evening"
+    )
+    code, version = made["codes"]["organiser"], made["version"]
+    for name in [f"speler {i}" for i in range(1, 9)]:
+        version = (await command(organiser, code, version, "check_in", name=name))["version"]
+    drawn = await command(organiser, code, version, "draw")
+    one, two = drawn["tables"]
+    a, b = one["entrants"][1], two["entrants"][3]
+    swapped = await command(organiser, code, drawn["version"], "swap", a=a, b=b)
+    new_one, new_two = swapped["tables"]
+    assert new_one["entrants"] == [b if e == a else e for e in one["entrants"]]
+    assert new_two["entrants"] == [a if e == b else e for e in two["entrants"]]
+    assert {new_one["sheet_id"], new_two["sheet_id"]}.isdisjoint({one["sheet_id"], two["sheet_id"]})
+    names = {e["id"]: e["name"] for e in swapped["evening"]["entrants"]}
+    phone = await harness.client("table")
+    sheet = await phone.request({"type": "sheet_open", "code": new_one["code"]}, "sheet")
+    assert sheet["sheet"]["players"] == [names[e] for e in new_one["entrants"]]
