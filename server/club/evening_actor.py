@@ -60,6 +60,8 @@ class EveningActor(Actor):
         self.ports = ports
         self.members: dict[Peer, str] = {}  # follower -> its role
         self._idle = False
+        self._publishing = False  # a publish is queued behind the messages in hand
+        self._drawn: tuple[int, dict[str, Any], dict[str, Any]] | None = None  # by version
         self._rest()
 
     @property
@@ -87,7 +89,13 @@ class EveningActor(Actor):
         if isinstance(message, SheetChanged) and message.sheet_id in self.rows:
             key = message.sheet_id
             self.sheets[key] = await self.read(key, self.sheets.get(key))
-            self.publish()
+            if not self._publishing:  # one publish for the changes queued together
+                self._publishing = True
+                self.tell(self._publish_queued)
+
+    async def _publish_queued(self) -> None:
+        self._publishing = False
+        self.publish()
 
     # -- following -----------------------------------------------------------------------
 
@@ -108,31 +116,42 @@ class EveningActor(Actor):
         self.open(peer, self.members.get(peer, VIEW))
 
     def publish(self) -> None:
-        """Every follower gets the evening as it stands (one encoding a role)."""
+        """Every follower gets the evening as it stands (the standing worked out once,
+        one encoding a role)."""
         sent: dict[str, str] = {}
+        standing = self._standing() if self.members else {}
         for member, role in list(self.members.items()):
             if role not in sent:
-                sent[role] = encode(self.snapshot(role))
+                sent[role] = encode(self.snapshot(role, standing))
             member.deliver(self.key, self.evening.version, sent[role], snapshot=True)
 
-    def snapshot(self, role: str) -> dict[str, Any]:
+    def snapshot(self, role: str, standing: dict[str, Any] | None = None) -> dict[str, Any]:
         evening = self.evening
         organiser = role == ORGANISER
         codes = dict(self.codes) if organiser else {"view": self.codes["view"]}
-        standing = evening.standing(self.sheets).to_dict()
-        for round_ in standing["rounds"]:
-            del round_["scores"]  # each row carries its rounds' points: sent once
+        summary, fairness = self._draws()
         return frame(
             p.EveningOut,
             evening_id=self.key,
             version=evening.version,
             role=role,
             codes=codes,
-            evening=evening.summary(),
+            evening=summary,
             tables=self._tables(organiser),
-            standing=standing,
-            fairness=evening.fairness().to_dict(),
+            standing=self._standing() if standing is None else standing,
+            fairness=fairness,
         )
+
+    def _standing(self) -> dict[str, Any]:
+        return self.evening.standing(self.sheets).to_dict(scores=False)
+
+    def _draws(self) -> tuple[dict[str, Any], dict[str, Any]]:
+        """The evening's summary and its draws' fairness: they change only with its
+        version (a sheet's deal changes neither)."""
+        version = self.evening.version
+        if self._drawn is None or self._drawn[0] != version:
+            self._drawn = (version, self.evening.summary(), self.evening.fairness().to_dict())
+        return self._drawn[1], self._drawn[2]
 
     def _tables(self, organiser: bool) -> list[dict[str, Any]]:
         """The latest round's tables: who sits where, the sheet's codes (its edit code, the

@@ -44,7 +44,7 @@ players with equal scores are listed by name.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
 from math import floor
@@ -224,12 +224,14 @@ class RoundStanding:
     tables: tuple[TableStanding, ...]
     scores: tuple[RoundScore, ...]  # best first
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
+    def to_dict(self, scores: bool = True) -> dict[str, Any]:
+        shown = {
             "number": self.number, "closed": self.closed, "sit_out_points": self.sit_out_points,
             "tables": [t.to_dict() for t in self.tables],
-            "scores": [s.to_dict() for s in self.scores],
         }  # fmt: skip
+        if scores:
+            shown["scores"] = [s.to_dict() for s in self.scores]
+        return shown
 
 
 def table_state(table: RoundTable, closed: bool) -> Mark:
@@ -278,12 +280,12 @@ def round_standing(
     docstring), ranked; ``evening`` is the evening's rounds so far (for the
     ``evening_lowest`` rule)."""
     sat = sit_out_points(result, rule, evening)
-    found: dict[str, RoundScore] = {}
+    found: dict[str, tuple[int, Mark, int | None, int | None, int]] = {}  # without the rank
 
-    def add(score: RoundScore) -> None:
-        if score.player in found:
-            raise ValueError(f"round {result.number}: {score.player!r} is placed twice")
-        found[score.player] = score
+    def add(player: str, *score: Any) -> None:
+        if player in found:
+            raise ValueError(f"round {result.number}: {player!r} is placed twice")
+        found[player] = score  # type: ignore[assignment]
 
     tables = []
     for table in result.tables:
@@ -293,12 +295,16 @@ def round_standing(
         tables.append(TableStanding(table.table, state, table.totals, seats))
         for entrant, team, penalty in placed:
             made = 0 if table.totals is None else table.totals[team]
-            add(RoundScore(entrant, made - penalty, state, 0, table.table, team, penalty))
+            add(entrant, made - penalty, state, table.table, team, penalty)
     for player in result.sitting_out:
-        add(RoundScore(player, sat, Mark.SAT_OUT, 0))
-    order = _in_order((p, s.points) for p, s in found.items())
+        add(player, sat, Mark.SAT_OUT, None, None, 0)
+    order = _in_order((p, s[0]) for p, s in found.items())
     ranks = shared_ranks([points for _, points in order])
-    scores = tuple(replace(found[p], rank=rank) for (p, _), rank in zip(order, ranks, strict=True))
+    scores = tuple(
+        RoundScore(p, points, mark, rank, table, team, penalty)
+        for (p, _), rank in zip(order, ranks, strict=True)
+        for points, mark, table, team, penalty in (found[p],)
+    )
     return RoundStanding(result.number, result.closed, sat, tuple(tables), scores)
 
 
@@ -338,9 +344,11 @@ class EveningStanding:
     rows: tuple[EveningRow, ...]  # best first
     prize_places: tuple[int, ...]
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self, scores: bool = True) -> dict[str, Any]:
+        """JSON-ready; without ``scores`` the rounds leave out their ranked scores (each
+        row carries its rounds' points)."""
         return {
-            "rounds": [r.to_dict() for r in self.rounds],
+            "rounds": [r.to_dict(scores) for r in self.rounds],
             "round_numbers": [r.number for r in self.rounds],
             "prize_places": list(self.prize_places),
             "standing": [row.to_dict() for row in self.rows],
