@@ -6,8 +6,8 @@ stands: its entrants, the open round's tables with their sheets' codes and live 
 the standing worked out from the tables' sheets, and how fair the draws were.  A table's
 sheet tells the evening when it changes (:class:`SheetChanged`); the actor reads that
 sheet's new entries from its log and sends the new standing.  An evening nobody follows
-for :data:`IDLE_SECONDS` lets its task end; the next phone to open it loads it again, its
-sheets read afresh.
+for :data:`IDLE_SECONDS` lets its task end (:class:`~server.runtime.followed.FollowedActor`);
+the next phone to open it loads it again, its sheets read afresh.
 """
 
 from __future__ import annotations
@@ -15,10 +15,9 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
-from ..core.errors import Unavailable, room_unavailable
 from ..core.logs import log
-from ..runtime.actor import Actor
 from ..runtime.actor_messages import Message, SheetChanged
+from ..runtime.followed import FollowedActor
 from ..runtime.peer import encode
 from ..runtime.router import EVENING
 from ..wire import protocol as p
@@ -38,9 +37,9 @@ ORGANISER, VIEW = "organiser", "view"
 Command = Callable[[Evening], Awaitable[list[Entry]]]  # a transition, with what it needs
 
 
-class EveningActor(Actor):
+class EveningActor(FollowedActor):
     kind = EVENING
-    final = False  # an idle evening ends, but runs what was queued before it did
+    idle_seconds = IDLE_SECONDS
 
     def __init__(
         self,
@@ -58,32 +57,12 @@ class EveningActor(Actor):
         self.rows = rows  # each table's codes
         self.read = read  # a sheet's log, read (on from a copy)
         self.ports = ports
-        self.members: dict[Peer, str] = {}  # follower -> its role
-        self._idle = False
         self._publishing = False  # a publish is queued behind the messages in hand
         self._drawn: tuple[int, dict[str, Any], dict[str, Any]] | None = None  # by version
-        self._rest()
 
     @property
     def key(self) -> str:
         return self.evening.id
-
-    def finished(self) -> bool:
-        return self._idle
-
-    def _closed(self) -> Unavailable:
-        return room_unavailable()
-
-    async def on_deadline(self) -> None:
-        self._idle = not self.members
-
-    def on_exit(self) -> None:
-        for member in list(self.members):
-            member.memberships.pop(self.key, None)
-        self.members.clear()
-
-    def _rest(self) -> None:
-        self.deadline = None if self.members else self.clock.now() + IDLE_SECONDS
 
     async def on_message(self, message: Message) -> None:
         if isinstance(message, SheetChanged) and message.sheet_id in self.rows:
@@ -101,15 +80,8 @@ class EveningActor(Actor):
 
     def open(self, peer: Peer, role: str) -> None:
         """``peer`` follows the evening, with the role its code gives it."""
-        self.members[peer] = role
-        peer.follow(self)
-        self._rest()
+        self.attach(peer, role)
         peer.deliver(self.key, self.evening.version, encode(self.snapshot(role)), snapshot=True)
-
-    def detach(self, peer: Peer) -> None:
-        self.members.pop(peer, None)
-        peer.left(self.key)
-        self._rest()
 
     def rejoin(self, peer: Peer) -> None:
         """A follower whose evening moved here: the evening as it stands, as it saw it."""

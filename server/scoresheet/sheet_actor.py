@@ -6,7 +6,8 @@ the change in words), so phones that enter at the same moment are put in one ord
 and the later one's change, made on a version that is gone, is refused.  A phone that
 comes back from a version gets the updates after it while the sheet's
 :class:`~server.runtime.history.History` keeps them, else the sheet whole.  A sheet nobody
-follows for :data:`IDLE_SECONDS` lets its task end; the next phone to open it loads it
+follows for :data:`IDLE_SECONDS` lets its task end
+(:class:`~server.runtime.followed.FollowedActor`); the next phone to open it loads it
 again from its log.
 """
 
@@ -15,10 +16,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from ..core.errors import Unavailable, room_unavailable
 from ..core.logs import log
-from ..runtime.actor import Actor
 from ..runtime.actor_messages import SheetChanged
+from ..runtime.followed import FollowedActor
 from ..runtime.history import History
 from ..runtime.peer import encode
 from ..runtime.router import EVENING, SHEET, Ref
@@ -36,50 +36,28 @@ IDLE_SECONDS = 600.0  # a sheet nobody follows stays loaded this long
 Command = Callable[[Sheet], list[Entry]]  # a transition of the sheet, bound to its arguments
 
 
-class SheetActor(Actor):
+class SheetActor(FollowedActor):
     kind = SHEET
-    final = False  # an idle sheet ends, but runs what was queued before it did
+    idle_seconds = IDLE_SECONDS
 
     def __init__(self, sheet: Sheet, ports: Ports) -> None:
         super().__init__(ports.clock, f"sheet {sheet.id}", log.bind(sheet_id=sheet.id))
         self.sheet = sheet
         self.ports = ports
-        self.members: set[Peer] = set()
         self.changes: History[dict[str, Any]] = History(ports.settings.history, 1)
         for line in sheet.history:  # a line a version after its creation (version 1)
             self.changes.append(line["version"], line)
-        self._idle = False
-        self._rest()
 
     @property
     def key(self) -> str:
         return self.sheet.id
 
-    def finished(self) -> bool:
-        return self._idle
-
-    def _closed(self) -> Unavailable:
-        """A sheet whose task ended (idle, or moved) opens again from its log: try again."""
-        return room_unavailable()
-
-    async def on_deadline(self) -> None:
-        self._idle = not self.members
-
-    def on_exit(self) -> None:
-        for member in list(self.members):  # moved, or the server is stopping: they follow
-            member.memberships.pop(self.key, None)  # it wherever it runs next
-        self.members.clear()
-
-    def _rest(self) -> None:
-        """With nobody following, end after a while."""
-        self.deadline = None if self.members else self.clock.now() + IDLE_SECONDS
-
     # -- following -----------------------------------------------------------------------
 
     def open(self, peer: Peer, codes: dict[str, str]) -> None:
         """``peer`` follows the sheet: a snapshot, with the codes its link gives it."""
-        self._attach(peer)
         role = "edit" if "edit" in codes else "view"
+        self.attach(peer, role)
         sheet = frame(p.SheetOut, sheet_id=self.key, version=self.sheet.version, role=role,
                       codes=codes, sheet=self.summary(), history=self.history())  # fmt: skip
         peer.deliver(self.key, self.sheet.version, encode(sheet), snapshot=True)
@@ -88,7 +66,7 @@ class SheetActor(Actor):
         """A follower whose sheet moved here, or whose updates were lost on the way (it
         keeps the codes it had): the changes after ``since``, each with the sheet as it
         stands now, while they are kept; else the sheet as it stands, history and all."""
-        self._attach(peer)
+        self.attach(peer, self.members.get(peer, "view"))
         missed, summary = self.changes.since(since), self.summary()
         if missed is None:
             whole = self._update(None, self.sheet.version, summary)
@@ -98,23 +76,13 @@ class SheetActor(Actor):
             frame = encode(self._update(line, line["version"], summary))
             peer.deliver(self.key, line["version"], frame)
 
-    def _attach(self, peer: Peer) -> None:
-        self.members.add(peer)
-        peer.follow(self)
-        self._rest()
-
-    def detach(self, peer: Peer) -> None:
-        self.members.discard(peer)
-        peer.left(self.key)
-        self._rest()
-
     # -- changing ------------------------------------------------------------------------
 
     async def change(self, peer: Peer, command: Command, ref: str | None) -> None:
         """Run a transition made by ``peer``'s player (who follows the sheet from now on),
         and commit what it says; ``peer``'s copy of the update carries its ``ref``."""
         if peer not in self.members:
-            self._attach(peer)
+            self.attach(peer, "edit")
         for entry in command(self.sheet):
             await self.commit(entry, peer, ref)
 
