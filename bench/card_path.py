@@ -32,6 +32,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from served import serve  # noqa: E402
+
 from client.game import GameClient  # noqa: E402
 
 # Run inside the server: install the tracer (on SIGUSR1 it starts, on SIGUSR2 it writes
@@ -70,21 +72,8 @@ INLINE = re.compile(r"<(listcomp|dictcomp|setcomp|genexpr|lambda)>")  # parts of
 
 
 async def spawn(root: Path, tmp: str, trace: str) -> tuple[asyncio.subprocess.Process, str]:
-    env = {**os.environ, "KLAVERJAS_CARD_PATH": trace, "KLAVERJAS_DEAL_PAUSE": "0",
-           "KLAVERJAS_CHECK_FRAMES": "0"}  # fmt: skip
-    db = os.path.join(tmp, "path.sqlite3")
-    serve = ["serve", "--host", "127.0.0.1", "--port", "0", "--db", db]
-    proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-c", TRACER, *serve, cwd=root, env=env,
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL,
-    )  # fmt: skip
-    assert proc.stdout is not None
-    line = (await asyncio.wait_for(proc.stdout.readline(), 60)).decode()
-    url = next((word for word in line.split() if word.startswith("ws://")), None)
-    if url is None:
-        proc.kill()
-        raise SystemExit(f"the server did not start: {line!r}")
-    return proc, url
+    env = {"KLAVERJAS_CARD_PATH": trace, "KLAVERJAS_DEAL_PAUSE": "0", "KLAVERJAS_CHECK_FRAMES": "0"}
+    return await serve(os.path.join(tmp, "path.sqlite3"), env, root, ("-c", TRACER))
 
 
 async def seated(url: str) -> tuple[str, list[GameClient]]:

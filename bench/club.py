@@ -30,28 +30,16 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from served import serve
+
 from client import GameClient
 
-ROOT = Path(__file__).resolve().parent.parent
 GOAL_P99_MS, GOAL_DRAW_MS = 200.0, 1000.0
 
 
-async def spawn(tmp: str) -> tuple[asyncio.subprocess.Process, str]:
-    env = {**os.environ, "KLAVERJAS_CHECK_FRAMES": "0", "KLAVERJAS_QUICK_SCHEDULE": "off",
-           "KLAVERJAS_RATE": "1000", "KLAVERJAS_BURST": "1000",
-           "KLAVERJAS_MAX_PER_ADDRESS": "1000"}  # fmt: skip
-    serve = ["serve", "--host", "127.0.0.1", "--port", "0", "--db", os.path.join(tmp, "c.db")]
-    proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "commands", *serve, cwd=ROOT, env=env,
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL,
-    )  # fmt: skip
-    assert proc.stdout is not None
-    line = (await asyncio.wait_for(proc.stdout.readline(), 60)).decode()
-    url = next((word for word in line.split() if word.startswith("ws://")), None)
-    if url is None:
-        proc.kill()
-        raise SystemExit(f"the server did not start: {line!r}")
-    return proc, url
+SETTINGS = {"KLAVERJAS_CHECK_FRAMES": "0", "KLAVERJAS_QUICK_SCHEDULE": "off",
+            "KLAVERJAS_RATE": "1000", "KLAVERJAS_BURST": "1000",
+            "KLAVERJAS_MAX_PER_ADDRESS": "1000"}  # fmt: skip
 
 
 async def organise(url: str, players: int) -> tuple[GameClient, dict, float]:
@@ -103,7 +91,7 @@ async def watch(wall: GameClient, sent: dict[tuple[str, int], float], seen: dict
 
 async def run(players: int, every: float, duration: float) -> dict:
     with tempfile.TemporaryDirectory(prefix="klaverjas-club-") as tmp:
-        proc, url = await spawn(tmp)
+        proc, url = await serve(os.path.join(tmp, "c.db"), SETTINGS)
         try:
             organiser, drawn, draw_ms = await organise(url, players)
             wall = await GameClient.connect(url)
