@@ -373,7 +373,8 @@ def evening_standing(
     order = _in_order(totals.items())
     ranks = shared_ranks([total for _, total in order])
     present = [all(s is not None for s in scores[p]) for p, _ in order]
-    marked = award(ranks, prizes, present)
+    entered = any(t.totals is not None for r in rounds for t in r.tables)
+    marked = award(ranks, prizes, present) if entered else [None] * len(order)
     rows = []
     for (player, total), rank, prize in zip(order, ranks, marked, strict=True):
         mine = [s for s in scores[player] if s is not None]

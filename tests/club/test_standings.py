@@ -175,6 +175,18 @@ def test_a_missing_table_is_shown_and_its_players_score_nothing() -> None:
     assert [t.state for t in open_round.tables] == [Mark.FINISHED, Mark.PLAYING]
 
 
+def test_no_prize_is_marked_before_anything_is_entered() -> None:
+    drawn = RoundResult(1, (table(1, "Ann Bob Cas Dirk", None, False),), ("Eva",))
+    before = evening_standing([drawn], FIXED_1600, PrizeRule(top=1, lowest=True))
+    assert [r.prize for r in before.rows] == [None] * 5  # Eva's 1600 is no prize yet
+    begun = RoundResult(1, (table(1, "Ann Bob Cas Dirk", (90, 72), False),), ("Eva",))
+    after = evening_standing([begun], FIXED_1600, PrizeRule(top=1, lowest=True))
+    assert [(r.player, r.prize) for r in after.rows] == [
+        ("Eva", Prize.PLACE), ("Ann", None), ("Cas", None), ("Bob", Prize.LOWEST),
+        ("Dirk", Prize.LOWEST),
+    ]
+
+
 def test_a_sit_out_before_any_game_is_finished_is_a_live_estimate() -> None:
     tables = (
         table(1, "Ann Bob Cas Dirk", (400, 300), finished=False),
