@@ -19,6 +19,8 @@ from typing import Any, TypeVar
 from websockets.asyncio.server import Server as WsServer
 from websockets.asyncio.server import ServerConnection, serve
 
+from .club.clubs import Clubs
+from .club.clubs import handlers as clubs_handlers
 from .club.evenings import Evenings
 from .club.evenings import handlers as club_handlers
 from .cluster import ClusterRouter
@@ -95,6 +97,8 @@ class Server:
         self.router.register(self.sheets)
         self.evenings = Evenings(ports, stores.evenings, self.sheets)
         self.router.register(self.evenings)
+        self.clubs = Clubs(ports, stores.clubs, self.evenings, self.sheets)
+        self.router.register(self.clubs)
         self.daily = Daily(ports, stores.daily, stores.rooms, self.rooms)
         self.lobby.subscribe(self.events)
         self.tournaments.subscribe(self.events)
@@ -105,17 +109,19 @@ class Server:
         rematches = Rematches(stores.rooms, self.rooms, self.lobby)
         attempts = FailedAttempts(settings.attempts, settings.attempts_window, clock.now)
         self.keepalive = Keepalive(settings.ping_interval, settings.ping_timeout)
+        coded = _coded(attempts)  # a club's evening_create is the club's to run
+        clubs = clubs_handlers(self.clubs, coded, club_handlers(self.evenings, coded))
         self.session = Session(
             self.router, self.lobby, self.identity, self.rooms, stores.rooms, self.daily, reviews,
             rematches, self.players, self.sheets, attempts, self.keepalive,
-            {**daily_handlers(self.daily), **club_handlers(self.evenings, _coded(attempts))},
+            {**daily_handlers(self.daily), **clubs},
         )  # fmt: skip
         self.http = Endpoints(
             self.router, self.metrics, stores.rooms, stores.identities, self.daily,
-            self.players, self.sheets, Invites(stores.rooms, self.lobby.directory), attempts,
-            self.cluster.node if self.cluster else None, daily_routes(self.daily),
+            self.players, self.sheets, self.evenings, Invites(stores.rooms, self.lobby.directory),
+            attempts, self.cluster.node if self.cluster else None, daily_routes(self.daily),
             frozenset(o.strip() for o in settings.allowed_origins.split(",") if o.strip()),
-            settings.trust_forwarded,
+            settings.trust_forwarded, clubs=self.clubs,
         )  # fmt: skip
         self.metrics.rooms.set_function(lambda: len(self.router.held(ROOM)))
         self.metrics.tables.set_function(

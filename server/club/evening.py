@@ -11,8 +11,8 @@ round and the evening stand at is worked out from the sheets (:mod:`server.club.
 Transitions, in one table (command: entries written | refusals); every command names the
 version it was made on, and one made on an older version is refused (``stale_version``)::
 
-    check_in(name, members)           CheckedIn   | evening_over bad_name name_taken
-                                                     pair_needs_two
+    check_in(name, members, member)   CheckedIn   | evening_over bad_name name_taken
+                                                     pair_needs_two evening_full
     withdraw(entrant)                 Withdrawn   | no_such_entrant withdrawn
     draw(sheet_ids)                   Drawn       | round_open evening_over too_few
     swap(a, b, started, sheet_ids)    Swapped     | no_round_open same_entrant
@@ -78,6 +78,7 @@ class Entrant:
     name: str
     members: tuple[str, ...]  # a pair's two players' names; () for a player
     withdrawn: bool = False
+    member: str | None = None  # the club's member it is, if checked in as one
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,8 +193,9 @@ class Evening:
     # -- transitions ---------------------------------------------------------------------
 
     def check_in(
-        self, by: str, at: float, version: int, name: str, members: Sequence[str] = ()
-    ) -> list[Entry]:
+        self, by: str, at: float, version: int, name: str, members: Sequence[str] = (),
+        member: str | None = None,
+    ) -> list[Entry]:  # fmt: skip
         self._current(version)
         if self.over:
             raise EveningError("evening_over", "the evening's rounds are all played")
@@ -205,12 +207,13 @@ class Evening:
                 if self.pairs else "only a pairs evening checks in pairs",
             )  # fmt: skip
         members = tuple(check_name(m, "a player's name", NAME_LENGTH) for m in members)
-        taken = {e.name.casefold() for e in self.entrants.values() if not e.withdrawn}
-        if name.casefold() in taken:
+        here = [e for e in self.entrants.values() if not e.withdrawn]
+        if any(e.name.casefold() == name.casefold() or (member and e.member == member)
+               for e in here):  # fmt: skip
             raise EveningError("name_taken", f"{name!r} is here already: give another name")
         if len(self.entrants) >= MAX_ENTRANTS:
             raise EveningError("evening_full", f"an evening has at most {MAX_ENTRANTS} entrants")
-        return [CheckedIn(by, at, f"e{len(self.entrants) + 1}", name, members)]
+        return [CheckedIn(by, at, f"e{len(self.entrants) + 1}", name, members, member)]
 
     def withdraw(self, by: str, at: float, version: int, entrant: str) -> list[Entry]:
         self._current(version)
@@ -292,8 +295,8 @@ class Evening:
 
     def apply(self, entry: Entry) -> None:
         match entry:
-            case CheckedIn(entrant=entrant, name=name, members=members):
-                self.entrants[entrant] = Entrant(entrant, name, members)
+            case CheckedIn(entrant=entrant, name=name, members=members, member=member):
+                self.entrants[entrant] = Entrant(entrant, name, members, member=member)
             case Withdrawn(entrant=entrant):
                 self.entrants[entrant].withdrawn = True
             case Drawn(round=number, tables=tables, sitting_out=out, sheets=sheets):
@@ -328,7 +331,13 @@ class Evening:
             "rules": c.rules.to_dict(),
             "club": c.club,
             "entrants": [
-                {"id": e.id, "name": e.name, "members": list(e.members), "withdrawn": e.withdrawn}
+                {
+                    "id": e.id,
+                    "name": e.name,
+                    "members": list(e.members),
+                    "withdrawn": e.withdrawn,
+                    "member": e.member,
+                }
                 for e in self.entrants.values()
             ],
             "drawn": [

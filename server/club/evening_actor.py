@@ -5,7 +5,9 @@ folds it in, and sends every phone and screen that follows the evening the eveni
 stands: its entrants, the open round's tables with their sheets' codes and live totals,
 the standing worked out from the tables' sheets, and how fair the draws were.  A table's
 sheet tells the evening when it changes (:class:`SheetChanged`); the actor reads that
-sheet's new entries from its log and sends the new standing.  An evening nobody follows
+sheet's new entries from its log and sends the new standing.  A club's evening tells its
+club of each change (:class:`EveningChanged`), and of each correction once it is over: the
+club counts its standing in the season.  An evening nobody follows
 for :data:`IDLE_SECONDS` lets its task end (:class:`~server.runtime.followed.FollowedActor`);
 the next phone to open it loads it again, its sheets read afresh.
 """
@@ -15,11 +17,13 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
+from ..core.errors import Unavailable
 from ..core.logs import log
-from ..runtime.actor_messages import Message, SheetChanged
+from ..runtime.actor_messages import EveningChanged, Message, SheetChanged
 from ..runtime.followed import FollowedActor
 from ..runtime.peer import encode
-from ..runtime.router import EVENING
+from ..runtime.router import CLUB, EVENING, Ref
+from ..store.errors import StoreError
 from ..wire import protocol as p
 from ..wire.frames import frame
 from .evening import Evening
@@ -75,6 +79,8 @@ class EveningActor(FollowedActor):
     async def _publish_queued(self) -> None:
         self._publishing = False
         self.publish()
+        if self.evening.over:  # a correction after the evening: its club counts it again
+            await self.tell_club()
 
     # -- following -----------------------------------------------------------------------
 
@@ -174,3 +180,18 @@ class EveningActor(FollowedActor):
             )
             self.evening.apply(entry)
         self.publish()
+        await self.tell_club()
+
+    async def tell_club(self) -> None:
+        """The evening's club, if it has one, hears that it changed; once the evening is
+        over (its result counts) the club is loaded to hear it, wherever it runs."""
+        club = self.evening.created.club
+        if club is None:
+            return
+        ref = Ref(CLUB, club)
+        try:
+            if self.evening.over:
+                await self.ports.router.adopt(ref)
+            await self.ports.router.tell(ref, EveningChanged(self.key))
+        except (Unavailable, StoreError) as err:  # the club reads it when it loads next
+            self.log.warning("club_not_told", club_id=club, error=str(err))

@@ -48,7 +48,8 @@ class Created(tagged.Record):
 @LOG.record
 @dataclass(frozen=True, slots=True)
 class CheckedIn(tagged.Record):
-    """``entrant`` (a player, or in a pairs evening a pair of ``members``) is here."""
+    """``entrant`` (a player, or in a pairs evening a pair of ``members``) is here; at a
+    club's evening, maybe as the club's ``member``."""
 
     tag: ClassVar[str] = "check_in"
     by: str
@@ -56,6 +57,7 @@ class CheckedIn(tagged.Record):
     entrant: str
     name: str
     members: tuple[str, ...] = tagged.field((), omit=True)
+    member: str | None = tagged.field(None, omit=True)
 
 
 @LOG.record

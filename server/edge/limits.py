@@ -1,6 +1,6 @@
 """Limits by client address: how many connections one address may hold, and how many
-wrong codes (invite codes, score sheet codes, tokens) it may try in a window of time, over
-a websocket and over HTTP (a sheet's exports) alike.
+wrong codes (invite codes, score sheet, club evening and club codes, tokens) it may try in a
+window of time, over a websocket and over HTTP (a sheet's exports) alike.
 
 An address is the connection's remote IP, or, behind a proxy this server trusts
 (``trust_forwarded``), the last address of its ``X-Forwarded-For`` header: the one that
@@ -21,7 +21,10 @@ from ..core.errors import Refused
 
 T = TypeVar("T")
 
-WRONG_CODES = frozenset({"bad_invite", "bad_sheet_code", "bad_token"})  # count as attempts
+# A wrong one of these codes counts as an attempt.
+WRONG_CODES = frozenset({
+    "bad_invite", "bad_sheet_code", "bad_evening_code", "bad_club_code", "bad_token",
+})  # fmt: skip
 
 
 def client_address(ws: ServerConnection, trust_forwarded: bool) -> str:

@@ -1,7 +1,7 @@
 """The HTTP side of the server's port: health, metrics, the rule catalog, finished match
-records, the rating board and profiles, score sheets, what an invite code opens, the actors
-this process runs, the browser client's files, and the features' own reads (their
-:class:`~server.runtime.features.Route`, by path).
+records, the rating board and profiles, score sheets, a club evening's printable pages, QR
+codes, what an invite code opens, the actors this process runs, the browser client's files,
+and the features' own reads (their :class:`~server.runtime.features.Route`, by path).
 
 Read-only JSON; a bad query gets 400 with ``{"error": code, "message": ...}``.  A request
 may carry a player's token (``Authorization: Bearer <token>``) to be answered as that
@@ -10,6 +10,7 @@ player sees it."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from http import HTTPStatus
 from typing import TYPE_CHECKING, Any
@@ -19,6 +20,8 @@ from websockets.asyncio.server import ServerConnection
 from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
+from ..club import print as evening_print
+from ..core import qr
 from ..core.errors import Refused
 from ..core.ids import hash_token
 from ..core.metrics import Metrics
@@ -31,6 +34,8 @@ from . import static
 from .catalog import describe
 
 if TYPE_CHECKING:
+    from ..club.clubs import Clubs
+    from ..club.evenings import Evenings
     from ..lobby.invites import Invites
     from ..players.service import Players
     from ..scoresheet.sheets import Sheets
@@ -38,14 +43,19 @@ if TYPE_CHECKING:
     from ..store.rooms import RoomStore
 
 PUBLIC_PLAYERS = "public, max-age=30"  # the rating board and profiles
+# A QR code is the same for the same text, but its text may be a link with a secret code.
+QR_CACHE = "private, max-age=86400, immutable"
+EVENING_PAGES = ("draw", "results")  # /evenings/<code>/print/<page>
+HOST = re.compile(r"(?:[A-Za-z0-9.-]{1,253}|\[[0-9A-Fa-f:.]{2,45}\])(?::\d{1,5})?")
 
 
 class Endpoints:
     def __init__(
         self, router: Router, metrics: Metrics, store: RoomStore, identities: IdentityStore,
-        reveals: Reveals, players: Players, sheets: Sheets, invites: Invites,
+        reveals: Reveals, players: Players, sheets: Sheets, evenings: Evenings, invites: Invites,
         attempts: FailedAttempts, node: str | None, routes: Sequence[Route] = (),
         origins: frozenset[str] = frozenset(), trust_forwarded: bool = False,
+        clubs: Clubs | None = None,
     ) -> None:  # fmt: skip
         self.router = router
         self.metrics = metrics
@@ -54,10 +64,12 @@ class Endpoints:
         self.reveals = reveals  # records not shown yet
         self.players = players
         self.sheets = sheets
+        self.evenings = evenings
         self.invites = invites
         self.routes = {route.path: route for route in routes}  # the features' reads
-        self.attempts = attempts  # wrong sheet codes count as over the websocket
+        self.attempts = attempts  # wrong sheet and evening codes count as over the websocket
         self.trust_forwarded = trust_forwarded
+        self.clubs = clubs  # a season's CSV
         self.node = node
         self.origins = origins  # the pages allowed to open a websocket (none: our own)
         self.files = static.load()  # the browser client
@@ -81,6 +93,8 @@ class Endpoints:
                 "sheets": sorted(a.key for a in self.router.held(SHEET)),
             }
             return response(HTTPStatus.OK, json.dumps(body).encode(), "application/json")
+        if path == "/qr.svg":
+            return self.qr(request.path)
         if path in self.files:
             body, kind = self.files[path]
             return response(HTTPStatus.OK, body, kind, cache="no-cache", policy=PAGE_POLICY)
@@ -103,12 +117,19 @@ class Endpoints:
             except Refused as err:
                 status = HTTPStatus.NOT_FOUND if err.code == "no_such_player" else 400
                 return refusal(HTTPStatus(status), err.code, err.message)
+        if path.startswith("/clubs/") and path.endswith("/season.csv") and self.clubs:
+            address = client_address(connection, self.trust_forwarded)
+            code = path.removeprefix("/clubs/").removesuffix("/season.csv")
+            return await self.season_export(self.clubs, code, address)
         if path.startswith("/sheets/"):
             address = client_address(connection, self.trust_forwarded)
             return await self.sheet_export(path.removeprefix("/sheets/"), address, request.path)
         if path.startswith("/invites/"):
             address = client_address(connection, self.trust_forwarded)
             return await self.invite(path.removeprefix("/invites/"), address)
+        if path.startswith("/evenings/"):
+            address = client_address(connection, self.trust_forwarded)
+            return await self.evening_page(path.removeprefix("/evenings/"), address, request)
         return response(HTTPStatus.NOT_FOUND, b"not found\n", "text/plain")
 
     def _origin_refused(self, request: Request) -> Response | None:
@@ -140,9 +161,7 @@ class Endpoints:
         try:
             sheet = await self.attempts.coded(address, self.sheets.read(code))
         except Refused as err:
-            if err.code == "too_many_attempts":
-                return refusal(HTTPStatus.TOO_MANY_REQUESTS, err.code, err.message)
-            return refusal(HTTPStatus.NOT_FOUND, err.code, err.message)
+            return _code_refused(err)
         if kind == "csv":
             body = export.to_csv(sheet).encode()
             return response(HTTPStatus.OK, body, "text/csv; charset=utf-8", cache="no-store")
@@ -150,6 +169,17 @@ class Endpoints:
         return response(
             HTTPStatus.OK, body, "text/html; charset=utf-8", cache="no-store", policy=PRINT_POLICY
         )
+
+    async def season_export(self, clubs: Clubs, code: str, address: str) -> Response:
+        """A club's season standing as CSV, by either kind of its codes; never cached.  A
+        wrong code counts toward ``address``'s wrong attempts, as over the websocket."""
+        if not 4 <= len(code) <= 32:
+            return response(HTTPStatus.NOT_FOUND, b"not found\n", "text/plain")
+        try:
+            body = (await self.attempts.coded(address, clubs.season_csv(code))).encode()
+        except Refused as err:
+            return _code_refused(err)
+        return response(HTTPStatus.OK, body, "text/csv; charset=utf-8", cache="no-store")
 
     async def invite(self, code: str, address: str) -> Response:
         """What an invite code opens (for the page of someone who has not said hello yet):
@@ -161,10 +191,53 @@ class Endpoints:
             room_id = await self.attempts.coded(address, self.invites.room_of(code))
             body = self.invites.describe(room_id)
         except Refused as err:
-            if err.code == "too_many_attempts":
-                return refusal(HTTPStatus.TOO_MANY_REQUESTS, err.code, err.message)
-            return refusal(HTTPStatus.NOT_FOUND, err.code, err.message)
+            return _code_refused(err)
         return response(HTTPStatus.OK, _json(body), "application/json", cache="no-store")
+
+    def qr(self, target: str) -> Response:
+        """``/qr.svg?text=...``: the text's QR code, at most :data:`qr.MAX_TEXT` characters
+        (the wall screen's links to the tables' sheets)."""
+        try:
+            text = _query(target, {"text"}).get("text", "")
+            if not 1 <= len(text) <= qr.MAX_TEXT:
+                raise ProtocolError("invalid_field", f"text: 1 to {qr.MAX_TEXT} characters")
+        except Refused as err:
+            return refusal(HTTPStatus.BAD_REQUEST, err.code, err.message)
+        return response(HTTPStatus.OK, qr.svg(text).encode(), "image/svg+xml", cache=QR_CACHE)
+
+    async def evening_page(self, rest: str, address: str, request: Request) -> Response:
+        """``<code>/print/draw`` or ``<code>/print/results`` ``[?lang=xx]``: a club evening's
+        table cards or its results as a page to print, in the page's language, by either of
+        its codes (the tables' codes with the organiser code alone); never cached.  A wrong
+        code counts toward ``address``'s wrong attempts, as over the websocket."""
+        code, _, page = rest.partition("/print/")
+        if page not in EVENING_PAGES or not 4 <= len(code) <= 32:
+            return response(HTTPStatus.NOT_FOUND, b"not found\n", "text/plain")
+        try:
+            language = _query(request.path, {"lang"}).get("lang", "en")
+        except Refused as err:
+            return refusal(HTTPStatus.BAD_REQUEST, err.code, err.message)
+        try:
+            frame = await self.attempts.coded(address, self.evenings.read(code))
+        except Refused as err:
+            return _code_refused(err)
+        if page == "draw":
+            body = evening_print.draw_html(frame, language, self._origin(request))
+        else:
+            body = evening_print.results_html(frame, language)
+        return response(
+            HTTPStatus.OK, body.encode(), "text/html; charset=utf-8", cache="no-store",
+            policy=PRINT_POLICY,
+        )  # fmt: skip
+
+    def _origin(self, request: Request) -> str | None:
+        """The site as the request reached it (its ``Host``; ``https`` when a proxy this
+        server trusts says so), for the links a printed page holds; None for a strange one."""
+        host = request.headers.get("Host", "")
+        if not HOST.fullmatch(host):
+            return None
+        secure = self.trust_forwarded and request.headers.get("X-Forwarded-Proto") == "https"
+        return f"{'https' if secure else 'http'}://{host}"
 
     async def player_pages(self, path: str, request: Request) -> Response:
         """The rating board (the token's own row with a token) and a player's profile (with
@@ -237,6 +310,13 @@ def _json(body: dict[str, Any]) -> bytes:
 def refusal(status: HTTPStatus, code: str, message: str) -> Response:
     body = _json({"error": code, "message": message})
     return response(status, body, "application/json", cache="no-store")
+
+
+def _code_refused(err: Refused) -> Response:
+    """A secret code's refusal: 429 from an address out of attempts, else 404."""
+    tired = err.code == "too_many_attempts"
+    status = HTTPStatus.TOO_MANY_REQUESTS if tired else HTTPStatus.NOT_FOUND
+    return refusal(status, err.code, err.message)
 
 
 # The page's own scripts and styles only (no inline script, nothing from elsewhere), its

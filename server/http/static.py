@@ -1,4 +1,5 @@
-"""The browser client's files (``server/web``), served at ``/`` and ``/web/<name>``.
+"""The browser client's files (``server/web``), served at ``/`` and ``/web/<name>``, and
+the club evening's wall screen at ``/wall``.
 
 Read once at start-up into memory: a fixed set of names, so no request can reach any
 other file.
@@ -29,4 +30,6 @@ def load(root: Path = WEB) -> dict[str, tuple[bytes, str]]:
             files["/web/" + path.relative_to(root).as_posix()] = (path.read_bytes(), kind)
     if "/web/index.html" in files:
         files["/"] = files["/web/index.html"]
+    if "/web/wall.html" in files:  # a club evening's screen on the wall
+        files["/wall"] = files["/web/wall.html"]
     return files

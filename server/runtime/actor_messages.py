@@ -81,4 +81,13 @@ class SheetChanged:
     sheet_id: str
 
 
-Message = TableProgress | TableFinished | ReplaceWithCpu | SheetChanged
+@message("evening_changed")
+@dataclass(frozen=True, slots=True)
+class EveningChanged:
+    """A club's evening changed (to the club): its log, or once it is over its standing,
+    has more to read."""
+
+    evening_id: str
+
+
+Message = TableProgress | TableFinished | ReplaceWithCpu | SheetChanged | EveningChanged

@@ -24,8 +24,8 @@ if TYPE_CHECKING:
     from .peer import Peer
 
 
-ROOM, TOURNAMENT, SHEET, EVENING = "room", "tournament", "sheet", "evening"  # the kinds of
-# actor this server runs
+# The kinds of actor this server runs.
+ROOM, TOURNAMENT, SHEET, EVENING, CLUB = "room", "tournament", "sheet", "evening", "club"
 
 
 @dataclass(frozen=True, slots=True)

@@ -35,15 +35,17 @@ PRINT = {
 LANGUAGES = Path(__file__).parents[1] / "web" / "i18n"
 
 
-def _load() -> dict[str, dict[str, str]]:
-    words = {"en": PRINT}
+def translations(namespace: str, english: dict[str, str]) -> dict[str, dict[str, str]]:
+    """A printable page's words by language: ``english``, and each language file's words
+    of ``namespace`` (English for a word the file lacks)."""
+    words = {"en": english}
     for path in sorted(LANGUAGES.glob("*.json")):
-        theirs = json.loads(path.read_text(encoding="utf-8")).get("print", {})
-        words[path.stem] = {key: theirs.get(key, english) for key, english in PRINT.items()}
+        theirs = json.loads(path.read_text(encoding="utf-8")).get(namespace, {})
+        words[path.stem] = {key: theirs.get(key, text) for key, text in english.items()}
     return words
 
 
-WORDS = _load()
+WORDS = translations("print", PRINT)
 
 
 def to_csv(sheet: Sheet) -> str:

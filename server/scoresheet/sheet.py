@@ -57,6 +57,7 @@ from .sheet_entries import (
     DealerSet,
     DealInput,
     Entry,
+    EveningTable,
     NewGame,
     Redone,
     Undone,
@@ -79,9 +80,11 @@ def check_name(text: str, what: str) -> str:
 def created(
     by: str, at: float, teams: Sequence[str] | None, players: Sequence[str] | None,
     first_dealer: int, rules: Rules, evening: str | None = None,
+    table: EveningTable | None = None,
 ) -> Created:  # fmt: skip
     """A new sheet's first entry, its names checked; without team names each team is
-    called after its players (seats 0 and 2: ``"Ann & Cas"``)."""
+    called after its players (seats 0 and 2: ``"Ann & Cas"``); a club evening's table
+    names its ``evening`` and where it sits (``table``)."""
     named = None
     if players is not None:
         named = tuple(check_name(n, f"player {i + 1}'s name") for i, n in enumerate(players))
@@ -93,7 +96,7 @@ def created(
         raise SheetError("invalid_field", "give the two teams' names, or the four players'")
     if a.casefold() == b.casefold():
         raise SheetError("bad_name", f"the two teams need different names, not {a!r} twice")
-    return Created(by, at, (a, b), named, first_dealer, rules, evening)  # type: ignore[arg-type]
+    return Created(by, at, (a, b), named, first_dealer, rules, evening, table)  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True, slots=True)
@@ -242,6 +245,7 @@ class Sheet:
             "redo": self.undone[-1].text if self.undone else None,
             "undo_what": self.changes[-1].what if self.changes else None,
             "redo_what": self.undone[-1].what if self.undone else None,
+            "evening": None if self.created.table is None else self.created.table.to_dict(),
         }
 
     def _game(self, game: Game, names: Mapping[str, str]) -> dict[str, Any]:

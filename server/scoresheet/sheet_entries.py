@@ -35,6 +35,18 @@ class DealInput(tagged.Record):
 
 @LOG.record
 @dataclass(frozen=True, slots=True)
+class EveningTable(tagged.Record):
+    """Where a club evening's table sits: the evening's name and view code (the players'
+    link to its standing), the round and the table's number (from 1)."""
+
+    name: str
+    view_code: str
+    round: int
+    table: int
+
+
+@LOG.record
+@dataclass(frozen=True, slots=True)
 class Created(tagged.Record):
     """A sheet: two team names (team 0 is seats 0 and 2), four player names or none, the
     first dealer's seat, and the rules that score it (its end and the pit bonus option)."""
@@ -47,6 +59,9 @@ class Created(tagged.Record):
     first_dealer: int
     rules: Rules = tagged.field(encode=Rules.to_dict, decode=Rules.from_dict)
     evening: str | None = tagged.field(None, omit=True)  # a club evening's table: told
+    table: EveningTable | None = tagged.field(
+        None, omit=True, encode=EveningTable.to_dict, decode=EveningTable.from_dict
+    )  # and where it sits, shown on the sheet
 
 
 @LOG.record

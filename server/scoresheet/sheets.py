@@ -60,24 +60,29 @@ class Sheets:
         await actor.call(lambda: self._open(actor, peer, codes))
 
     async def make(
-        self, sheet_id: str, by: str, players: tuple[str, ...], rules: Rules, evening: str
-    ) -> SheetRow:
+        self, sheet_id: str, by: str, players: tuple[str, ...], rules: Rules, evening: str,
+        table: entries.EveningTable | None = None,
+    ) -> SheetRow:  # fmt: skip
         """A club evening's table: a sheet with its four players (seat 0 deals first) that
-        tells the evening of every change; loaded when a phone opens it."""
+        tells the evening of every change and shows where it sits (``table``); loaded
+        when a phone opens it."""
         wall = self.ports.clock.wall()
-        first = created(by, wall, None, players, 0, rules, evening)
+        first = created(by, wall, None, players, 0, rules, evening, table)
         row = SheetRow(sheet_id, new_invite_code(), new_invite_code(), wall)
         await self.store.add_sheet(row, first.to_dict())
         return row
 
     async def rows(self, sheet_ids: list[str]) -> dict[str, SheetRow]:
-        """The rows (and codes) of these sheets."""
-        found = {}
-        for sheet_id in sheet_ids:
-            row = await self.store.sheet(sheet_id)
-            if row is not None:
-                found[sheet_id] = row
-        return found
+        """The rows (and codes) of these sheets, read at once."""
+        return {row.id: row for row in await self.store.sheets(sheet_ids)}
+
+    async def replay_all(self, sheet_ids: list[str]) -> dict[str, Sheet]:
+        """These sheets as their logs hold them, read at once (a club evening's tables)."""
+        logs = await self.store.logs(sheet_ids)
+        return {
+            key: Sheet.from_log(key, [entries.decode(e.entry) for e in log])
+            for key, log in logs.items()
+        }
 
     async def replay(self, key: str, after: Sheet | None = None) -> Sheet:
         """The sheet as its log holds it (``after``: that copy, brought up to date)."""

@@ -20,6 +20,12 @@ _INSERT_LOG = sql("INSERT INTO room_log (room_id, version, entry) VALUES ($1, $2
 _LOG = sql(
     "SELECT version, entry FROM room_log WHERE room_id = $1 AND version > $2 ORDER BY version"
 )
+_LOGS = sql(  # several keys' whole logs at once
+    "SELECT room_id, version, entry FROM room_log WHERE room_id = ANY($1::text[])"
+    " ORDER BY room_id, version",
+    sqlite="SELECT room_id, version, entry FROM room_log"
+    " WHERE room_id IN (SELECT value FROM json_each(?1)) ORDER BY room_id, version",
+)
 _FENCE = sql(
     "INSERT INTO fences (id, epoch) VALUES ($1, 1)"
     " ON CONFLICT (id) DO UPDATE SET epoch = fences.epoch + 1 RETURNING epoch"
@@ -45,6 +51,14 @@ class Logged(Store):
             LogEntry(room_id, version, loads(text, f"room {room_id!r} log entry {version}"))
             for version, text in rows
         ]
+
+    async def logs(self, keys: list[str]) -> dict[str, list[LogEntry]]:
+        """Each key's whole log, in order, read at once (a key without one is left out)."""
+        found: dict[str, list[LogEntry]] = {}
+        for key, version, text in await self._fetch(f"logs of {len(keys)} keys", _LOGS, keys):
+            entry = loads(text, f"room {key!r} log entry {version}")
+            found.setdefault(key, []).append(LogEntry(key, version, entry))
+        return found
 
     async def create(
         self, what: str, key: str, insert: Sql, row: tuple[Any, ...], first: dict[str, Any]

@@ -12,6 +12,10 @@ from .sql import Row, sql
 _COLS = "id, edit_code, view_code, created_at"
 _ADD = sql(f"INSERT INTO sheets ({_COLS}) VALUES ($1, $2, $3, $4)")
 _SHEET = sql(f"SELECT {_COLS} FROM sheets WHERE id = $1")
+_SHEETS = sql(
+    f"SELECT {_COLS} FROM sheets WHERE id = ANY($1::text[])",
+    sqlite=f"SELECT {_COLS} FROM sheets WHERE id IN (SELECT value FROM json_each(?1))",
+)
 _BY_CODE = sql(f"SELECT {_COLS} FROM sheets WHERE edit_code = $1 OR view_code = $1")
 
 
@@ -37,6 +41,11 @@ class SheetStore(Logged):
 
     async def sheet(self, sheet_id: str) -> SheetRow | None:
         return _sheet(await self._fetchrow(f"sheet {sheet_id!r}", _SHEET, sheet_id))
+
+    async def sheets(self, sheet_ids: list[str]) -> list[SheetRow]:
+        """The rows of those of these sheets that exist, read at once."""
+        rows = await self._fetch(f"{len(sheet_ids)} sheets", _SHEETS, sheet_ids)
+        return [row for r in rows if (row := _sheet(r)) is not None]
 
     async def sheet_by_code(self, code: str) -> SheetRow | None:
         """The sheet whose edit code or view code is ``code``."""

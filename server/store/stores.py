@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from .clubs import ClubStore
 from .daily import DailyStore
 from .database import Database, open_database
 from .evenings import EveningStore
@@ -31,13 +32,14 @@ class Stores:
     daily: DailyStore
     players: PlayerStore  # profiles and ratings
     evenings: EveningStore  # club evenings
+    clubs: ClubStore  # clubs: members, organisers, seasons
 
     @classmethod
     def on(cls, database: Database) -> Stores:
         return cls(
             database, LogStore(database), RoomStore(database), TournamentStore(database),
             SheetStore(database), IdentityStore(database), DailyStore(database),
-            PlayerStore(database), EveningStore(database),
+            PlayerStore(database), EveningStore(database), ClubStore(database),
         )  # fmt: skip
 
     async def open(self) -> None:

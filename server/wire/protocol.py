@@ -362,6 +362,7 @@ SHEET_CHANGES = (
 # -- club evenings (server/club; client_protocol.md §15) ---------------------------------
 
 EveningName = Annotated[str, Field(min_length=1, max_length=64)]  # the evening checks it
+MemberId = Annotated[str, Field(min_length=1, max_length=16)]  # a club's member
 Entrant = Annotated[str, Field(min_length=1, max_length=16)]
 
 
@@ -398,6 +399,7 @@ class EveningCreate(_Msg):
     pit_bonus: _one_of(PitBonus) = "any"  # type: ignore[valid-type]
     sit_out: SitOutIn | None = None
     prizes: PrizesIn | None = None
+    club: Code | None = None  # a club's organiser code: the evening is the club's (§16)
 
 
 class EveningOpen(_Msg):
@@ -420,11 +422,13 @@ class EveningCommand(_Msg):
 
 
 class EveningCheckIn(EveningCommand):
-    """A player is here (in a pairs evening: a pair, and its two players' names)."""
+    """A player is here (in a pairs evening: a pair, and its two players' names); at a
+    club's evening, a member of the club may be named by ``member`` instead of ``name``."""
 
     type: Literal["evening_check_in"]
-    name: EveningName
+    name: EveningName | None = None
     members: Annotated[list[EveningName], Field(max_length=2)] = []
+    member: MemberId | None = None
 
 
 class EveningWithdraw(EveningCommand):
@@ -463,6 +467,88 @@ EVENING_COMMANDS = (
     EveningCheckIn, EveningWithdraw, EveningDraw, EveningSwap, EveningUndoDraw, EveningClose,
     EveningPenalty,
 )  # fmt: skip
+# -- clubs and seasons (server/club; client_protocol.md §16) ------------------------------
+
+ClubName = Annotated[str, Field(min_length=1, max_length=64)]  # the club checks it
+SmallCount = Annotated[int, Field(ge=0, le=100)]
+
+
+class ClubCreate(_Msg):
+    """A club (you found it: you get its organiser and view codes)."""
+
+    type: Literal["club_create"]
+    name: ClubName
+
+
+class ClubOpen(_Msg):
+    """Follow a club: an organiser's code (to run it) or its view code (to watch)."""
+
+    type: Literal["club_open"]
+    code: Code
+
+
+class ClubLeave(_Msg):
+    type: Literal["club_leave"]
+    code: Code
+
+
+class ClubCommand(_Msg):
+    """What every organiser's command carries."""
+
+    code: Code  # an organiser's code
+    version: Annotated[int, Field(ge=1)]  # the version it was made on
+
+
+class ClubOrganiserAdd(ClubCommand):
+    """A co-organiser, with a code of their own."""
+
+    type: Literal["club_organiser_add"]
+    name: ClubName
+
+
+class ClubOrganiserRevoke(ClubCommand):
+    type: Literal["club_organiser_revoke"]
+    organiser: MemberId
+
+
+class ClubMemberAdd(ClubCommand):
+    type: Literal["club_member_add"]
+    name: ClubName
+    player: RoomId | None = None  # a player's id, to link the member to that identity
+
+
+class ClubMemberRename(ClubCommand):
+    type: Literal["club_member_rename"]
+    member: MemberId
+    name: ClubName
+
+
+class ClubMemberRemove(ClubCommand):
+    type: Literal["club_member_remove"]
+    member: MemberId
+
+
+class ClubSeason(ClubCommand):
+    """The season's rule: the best ``best`` evenings, or all but the lowest ``drop``,
+    summed or averaged, within periods of ``period_length`` evenings or from the
+    ``period_starts`` dates (the best ``best_periods`` of them), ``minimum`` evenings to
+    be ranked, and the prizes."""
+
+    type: Literal["club_season"]
+    best: Annotated[int, Field(ge=1, le=100)] | None = None
+    drop: SmallCount = 0
+    average: bool = False
+    period_length: SmallCount = 0
+    period_starts: Annotated[list[Day], Field(max_length=60)] = []
+    best_periods: Annotated[int, Field(ge=1, le=100)] | None = None
+    minimum: SmallCount = 0
+    prizes: PrizesIn = PrizesIn()
+
+
+CLUB_COMMANDS = (
+    ClubOrganiserAdd, ClubOrganiserRevoke, ClubMemberAdd, ClubMemberRename, ClubMemberRemove,
+    ClubSeason,
+)  # fmt: skip
 
 
 CLIENT_MODELS: tuple[type[_Msg], ...] = (
@@ -473,6 +559,7 @@ CLIENT_MODELS: tuple[type[_Msg], ...] = (
     TournamentUnregister, TournamentLeave, TournamentWatch, GetProfile, RatingBoard,
     SheetCreate, SheetOpen, SheetLeave, *SHEET_CHANGES,
     EveningCreate, EveningOpen, EveningLeave, *EVENING_COMMANDS,
+    ClubCreate, ClubOpen, ClubLeave, *CLUB_COMMANDS,
 )  # fmt: skip
 ClientMessage = Annotated[Union[CLIENT_MODELS], Field(discriminator="type")]  # noqa: UP007
 _CLIENT = TypeAdapter(ClientMessage)
@@ -771,11 +858,29 @@ class EveningOut(_Msg):
     fairness: dict[str, Any] = Field(description="Repeated partners, opponents, sit-outs.")
 
 
+class ClubOut(_Msg):
+    """A club as it stands, to every phone and screen that follows it, after each change
+    (see client_protocol.md §16)."""
+
+    type: Literal["club"]
+    club_id: str
+    version: int
+    role: Literal["organiser", "view"]
+    organiser: str | None = Field(description="The follower's organiser id (null: a watcher).")
+    codes: dict[str, str] = Field(description="The view code; the organiser's own too.")
+    name: str
+    organisers: list[dict[str, Any]] = Field(description="Ids, names; codes to some.")
+    members: list[dict[str, Any]] = Field(description="Ids, names, linked players.")
+    evenings: list[dict[str, Any]] = Field(description="The club's evenings, in order made.")
+    season: dict[str, Any] = Field(description="The season's rule and prize rule.")
+    standing: dict[str, Any] = Field(description="The season's standing, with histories.")
+
+
 SERVER_MODELS: tuple[type[_Msg], ...] = (
     Welcome, ErrorMsg, Pong, Lobby, LobbyRoom, LobbyRoomGone, Snapshot, Update, ChatOut, HintOut,
     Record, LobbyTournament, LobbyTournamentGone, TournamentStatus, LobbyPresence, NicknameOut,
     DailyBoardOut, DailyAlltimeOut, ReviewOut, RematchOut, ProfileOut, RatingBoardOut, SheetOut,
-    SheetUpdateOut, RouteOut, EveningOut,
+    SheetUpdateOut, RouteOut, EveningOut, ClubOut,
 )  # fmt: skip
 ServerMessage = Annotated[Union[SERVER_MODELS], Field(discriminator="type")]  # noqa: UP007
 

@@ -318,7 +318,7 @@ def test_the_summary_names_tables_and_their_sheets() -> None:
     assert len(seated) == 8 and len(round_one["sitting_out"]) == 1
     assert seated | set(round_one["sitting_out"]) == {f"e{i}" for i in range(1, 10)}
     assert summary["entrants"][0] == {"id": "e1", "name": "player 1", "members": [],
-                                      "withdrawn": False}  # fmt: skip
+                                      "withdrawn": False, "member": None}  # fmt: skip
 
 
 @pytest.mark.parametrize(

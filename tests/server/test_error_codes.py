@@ -1631,6 +1631,104 @@ async def pairs_have_none(tmp_path: Path) -> None:
         await evening_refused(n, "penalty", "pairs_have_none", entrant="e1", points=20)
 
 
+# -- clubs ------------------------------------------------------------------------------------
+
+
+@dataclass
+class Society:
+    """A club with its founder (``org``) and a watcher by the view code."""
+
+    codes: dict[str, str]
+    org: GameClient
+    guest: GameClient
+    frame: dict[str, Any]  # the founder's latest club
+
+    def command(self, kind: str, **fields: Any) -> dict[str, Any]:
+        return {"type": f"club_{kind}", "code": self.codes["organiser"],
+                "version": self.frame["version"], **fields}  # fmt: skip
+
+    async def do(self, kind: str, **fields: Any) -> dict[str, Any]:
+        version = self.frame["version"]
+        await self.org.send(self.command(kind, **fields))
+        self.frame = await self.org.next("club", version=version + 1)
+        return self.frame
+
+    async def state(self) -> dict[str, Any]:
+        await drain(self.guest)
+        return await self.guest.request({"type": "club_open", "code": self.codes["view"]}, "club")
+
+
+async def society(h: Harness, members: Sequence[str] = ("Anna",)) -> Society:
+    org, guest = await h.client("org"), await h.client("guest")
+    made = await org.request({"type": "club_create", "name": "De Troefkaart"}, "club")
+    club = Society(made["codes"], org, guest, made)
+    for name in members:
+        await club.do("member_add", name=name)
+    await guest.request({"type": "club_open", "code": club.codes["view"]}, "club")
+    return club
+
+
+async def club_refused(club: Society, kind: str, code: str, **fields: Any) -> None:
+    await refused(club.org, club.command(kind, **fields), code, [club.guest], club.state)
+
+
+@provokes("bad_club_code")
+async def bad_club_code(tmp_path: Path) -> None:
+    async with server(tmp_path) as h:
+        club = await society(h)
+        await refused(club.guest, {"type": "club_open", "code": "NOSUCHCODE"},
+                      "bad_club_code", [club.org], club.state)  # fmt: skip
+
+
+@provokes("organisers_only")
+async def organisers_only_in_a_club(tmp_path: Path) -> None:
+    async with server(tmp_path) as h:
+        club = await society(h)
+        add = {**club.command("member_add", name="Bas"), "code": club.codes["view"]}
+        await refused(club.guest, add, "organisers_only", [club.org], club.state)
+
+
+@provokes("no_such_member")
+async def no_such_member(tmp_path: Path) -> None:
+    async with server(tmp_path) as h:
+        await club_refused(await society(h), "member_remove", "no_such_member", member="m9")
+
+
+@provokes("no_such_organiser")
+async def no_such_organiser(tmp_path: Path) -> None:
+    async with server(tmp_path) as h:
+        club = await society(h)
+        await club_refused(club, "organiser_revoke", "no_such_organiser", organiser="o9")
+
+
+@provokes("founder_stays")
+async def founder_stays(tmp_path: Path) -> None:
+    async with server(tmp_path) as h:
+        club = await society(h)
+        await club_refused(club, "organiser_revoke", "founder_stays", organiser="o1")
+
+
+@provokes("bad_season_rule")
+async def bad_season_rule(tmp_path: Path) -> None:
+    async with server(tmp_path) as h:
+        await club_refused(await society(h), "season", "bad_season_rule", best=2, drop=1)
+
+
+@provokes("club_full")
+async def club_full(tmp_path: Path) -> None:
+    async with server(tmp_path) as h:
+        club = await society(h)
+        for i in range(19):  # the founder and 19 more: 20 organisers
+            await club.do("organiser_add", name=f"co {i}")
+        await club_refused(club, "organiser_add", "club_full", name="one more")
+
+
+@provokes("not_a_club_evening")
+async def not_a_club_evening(tmp_path: Path) -> None:
+    async with server(tmp_path) as h:
+        await evening_refused(await night(h), "check_in", "not_a_club_evening", member="m1")
+
+
 def _error_params() -> list[Any]:
     params = []
     for code in sorted(documented_error_codes()):

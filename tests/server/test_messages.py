@@ -11,6 +11,7 @@ import pytest
 from server.cluster import envelope as cm
 from server.runtime import actor_messages as messages
 from server.runtime.actor_messages import (
+    EveningChanged,
     ReplaceWithCpu,
     SheetChanged,
     TableFinished,
@@ -19,7 +20,7 @@ from server.runtime.actor_messages import (
     from_wire,
     to_wire,
 )
-from server.runtime.router import EVENING, ROOM, TOURNAMENT, Ref
+from server.runtime.router import CLUB, EVENING, ROOM, TOURNAMENT, Ref
 
 pytestmark = pytest.mark.server
 
@@ -29,6 +30,7 @@ EVERY_MESSAGE = [
     TableFinished("r_1", 1, (700, 1010)),
     ReplaceWithCpu("p_1"),
     SheetChanged("s_1"),
+    EveningChanged("v_1"),
     cm.Forward("n1", "c_1", "p_1", "Ann", ROOM_REF, '{"type":"act","room_id":"r_1"}', 41),
     cm.Forward("n1", "c_1", "p_1", "Ann", ROOM_REF, '{"type":"watch","room_id":"r_1"}', None),
     cm.Rejoin("n1", "c_1", "p_1", "Ann", Ref(TOURNAMENT, "t_1"), 17),
@@ -48,6 +50,7 @@ EVERY_MESSAGE = [
     cm.Tell(Ref(TOURNAMENT, "t_1"), TableFinished("r_1", 0, (1001, 12))),
     cm.Tell(ROOM_REF, ReplaceWithCpu("p_2")),
     cm.Tell(Ref(EVENING, "v_1"), SheetChanged("s_1")),
+    cm.Tell(Ref(CLUB, "k_1"), EveningChanged("v_1")),
     cm.Owner("r_1", "n2"),
     cm.Released((ROOM_REF, Ref(TOURNAMENT, "t_1"))),
     cm.Gone("n1", "c_1"),

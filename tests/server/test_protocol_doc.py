@@ -24,6 +24,7 @@ pytestmark = pytest.mark.server
 
 SERVER_TYPES = {
     "evening",
+    "club",
     "welcome",
     "error",
     "pong",

@@ -310,6 +310,14 @@ async def captured(h: Harness, tmp_path: Path) -> list[dict[str, Any]]:
                        "points": [100, None]}, "sheet_update")  # fmt: skip
     await ann.send({"type": "evening_close", "code": code, "version": version + 1})
     await ann.next("evening", version=version + 2)
+    # a club: founded, a member added, an evening of the club with the member checked in
+    club = await ann.request({"type": "club_create", "name": "De Troefkaart"}, "club")
+    boss = club["codes"]["organiser"]
+    await ann.send({"type": "club_member_add", "code": boss, "version": 1, "name": "Anna"})
+    member = (await ann.next("club", version=2))["members"][0]["id"]
+    ours = await ann.request({"type": "evening_create", "name": "Week 1", "club": boss}, "evening")
+    await ann.request({"type": "evening_check_in", "code": ours["codes"]["organiser"],
+                       "version": 1, "member": member}, "evening")  # fmt: skip
     # a rematch of ann and bob's match, asked by one, then made by both
     await ann.request({"type": "rematch", "room_id": room_id}, "rematch")
     await bob.request({"type": "rematch", "room_id": room_id}, "rematch")

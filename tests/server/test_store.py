@@ -31,6 +31,7 @@ from server.store import Stores, open_stores
 from server.store.errors import Fenced, StoreError, VersionConflict
 from server.store.identities import PlayerRow
 from server.store.logs import LogEntry
+from server.store.sheets import SheetRow
 from server.store.migrations import list_migrations
 from server.store.postgres import PostgresDatabase, migration_lock_key
 from server.store.rooms import RoomRow
@@ -163,7 +164,8 @@ SHIPPED = {
     "postgres": {1: "dec75ef2b8a14126", 10: "97ec3d94c2f42846"},
     "both": {2: "ca0e0b684362cde7", 3: "4fcf531cb7fbaf2f", 4: "c1b6ea5ddc0eeb85",
              5: "552a74b74312a21e", 6: "532272f5fc230d49", 7: "3a720d99d6188a23",
-             8: "f91116bb88779235", 9: "4ba343624c332d5c", 11: "cc70b8850bb4ca8b"},
+             8: "f91116bb88779235", 9: "4ba343624c332d5c", 11: "cc70b8850bb4ca8b",
+             12: "cd8045ced90ef0e7"},
 }  # fmt: skip
 
 
@@ -276,6 +278,22 @@ async def test_append_and_log_order(store: Stores) -> None:
     assert await store.logs.log("r", after=7) == []
     assert await store.logs.log("missing") == []
     assert await store.logs.log("other") == [LogEntry("other", 1, {"v": "other"})]
+
+
+async def test_several_sheets_and_their_logs_read_at_once(store: Stores) -> None:
+    for n in range(3):
+        await store.sheets.add_sheet(SheetRow(f"s{n}", f"E{n}CODE", f"V{n}CODE", 1.0), {"n": n})
+    await store.logs.append("s1", 2, {"n": "later"})
+    await store.logs.append("s0x", 1, {"n": "no sheet's"})
+    rows = await store.sheets.sheets(["s1", "s0", "missing"])
+    assert sorted(r.id for r in rows) == ["s0", "s1"]
+    assert next(r for r in rows if r.id == "s1") == SheetRow("s1", "E1CODE", "V1CODE", 1.0)
+    logs = await store.sheets.logs(["s1", "s2", "missing"])
+    assert logs == {
+        "s1": [LogEntry("s1", 1, {"n": 1}), LogEntry("s1", 2, {"n": "later"})],
+        "s2": [LogEntry("s2", 1, {"n": 2})],
+    }
+    assert await store.sheets.logs([]) == {}
 
 
 async def test_duplicate_version_conflicts(store: Stores) -> None:
