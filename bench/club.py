@@ -1,17 +1,18 @@
 """A club evening at full size: from a deal entered at a table to the wall screen's update.
 
 Starts a real server (``klaverjas serve`` on a fresh SQLite file, its own process), makes an
-evening, checks in ``--players`` players (default 200: 50 tables) and draws the first round
-(its time is the server's draw for that many players, the tables' sheets made, the
-evening's frame back); then one phone a table opens its sheet by the table's code and a
-wall screen follows the evening with its view code.  Every table enters a deal every
+evening, checks in ``--players`` players (default 200: 50 tables) and draws the rounds
+(its time is the server's last draw for that many players, the tables' sheets made, the
+evening's frame back; ``--round N``: the rounds before the Nth closed with nothing entered,
+so that the standing sums N rounds); then one phone a table opens its sheet by the table's
+code and a wall screen follows the evening with its view code.  Every table enters a deal every
 ``--every`` seconds (default 20), the tables spread evenly over that time, for
 ``--duration`` seconds.  For each deal it measures the time from the phone's ``sheet_deal``
 to the first ``evening`` frame the wall screen gets that counts the deal: the table's sheet
 commits it, tells the evening, which reads the sheet's log and sends every follower the
 new standing.
 
-Usage: ``python bench/club.py [--players N] [--every S] [--duration S]``.  The goal is a
+Usage: ``python bench/club.py [--players N] [--round N] [--every S] [--duration S]``.  The goal is a
 p99 at most 200 ms and the draw at most 1 s for 200 players.  The last line is the
 figures as JSON.
 """
@@ -42,12 +43,14 @@ SETTINGS = {"KLAVERJAS_CHECK_FRAMES": "0", "KLAVERJAS_QUICK_SCHEDULE": "off",
             "KLAVERJAS_MAX_PER_ADDRESS": "1000"}  # fmt: skip
 
 
-async def organise(url: str, players: int) -> tuple[GameClient, dict, float]:
-    """An evening with ``players`` checked in and round 1 drawn; the draw's time (ms)."""
+async def organise(url: str, players: int, rounds: int) -> tuple[GameClient, dict, float]:
+    """An evening with ``players`` checked in and round ``rounds`` drawn (those before it
+    closed); the last draw's time (ms)."""
     organiser = await GameClient.connect(url)
     await organiser.hello("organiser")
     made = await organiser.request(
-        {"type": "evening_create", "name": "bench", "deals": 16, "rounds": 3}, "evening"
+        {"type": "evening_create", "name": "bench", "deals": 16, "rounds": max(3, rounds)},
+        "evening",
     )
     code, version = made["codes"]["organiser"], made["version"]
     for n in range(players):
@@ -55,6 +58,11 @@ async def organise(url: str, players: int) -> tuple[GameClient, dict, float]:
                     "name": f"p{n:03d}"}  # fmt: skip
         got = await organiser.request(check_in, "evening")
         version = got["version"]
+    for _ in range(rounds - 1):
+        await organiser.send({"type": "evening_draw", "code": code, "version": version})
+        await organiser.next("evening", timeout=60, version=version + 1)
+        close = {"type": "evening_close", "code": code, "version": version + 1}
+        version = (await organiser.request(close, "evening"))["version"]
     started = time.perf_counter()
     await organiser.send({"type": "evening_draw", "code": code, "version": version})
     drawn = await organiser.next("evening", timeout=60, version=version + 1)
@@ -89,11 +97,11 @@ async def watch(wall: GameClient, sent: dict[tuple[str, int], float], seen: dict
                 seen[key] = now - sent[key]
 
 
-async def run(players: int, every: float, duration: float) -> dict:
+async def run(players: int, measured: int, every: float, duration: float) -> dict:
     with tempfile.TemporaryDirectory(prefix="klaverjas-club-") as tmp:
         proc, url = await serve(os.path.join(tmp, "c.db"), SETTINGS)
         try:
-            organiser, drawn, draw_ms = await organise(url, players)
+            organiser, drawn, draw_ms = await organise(url, players, measured)
             wall = await GameClient.connect(url)
             await wall.hello("wall")
             await wall.request({"type": "evening_open", "code": drawn["codes"]["view"]}, "evening")
@@ -122,7 +130,8 @@ async def run(players: int, every: float, duration: float) -> dict:
     latencies = sorted(v * 1000 for v in seen.values())
     p99 = latencies[min(len(latencies) - 1, int(0.99 * len(latencies)))] if latencies else None
     return {
-        "players": players, "tables": len(drawn["tables"]), "deals": sum(entered),
+        "players": players, "round": measured, "tables": len(drawn["tables"]),
+        "deals": sum(entered),
         "seen": len(latencies), "draw_ms": round(draw_ms, 1),
         "median_ms": round(statistics.median(latencies), 1) if latencies else None,
         "p99_ms": round(p99, 1) if p99 is not None else None,
@@ -134,12 +143,14 @@ async def run(players: int, every: float, duration: float) -> dict:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--players", type=int, default=200)
+    ap.add_argument("--round", type=int, default=1, help="the round measured (of 3 to 6)")
     ap.add_argument("--every", type=float, default=20.0, help="seconds between a table's deals")
     ap.add_argument("--duration", type=float, default=120.0)
     args = ap.parse_args()
-    figures = asyncio.run(run(args.players, args.every, args.duration))
-    print(f"{figures['players']} players at {figures['tables']} tables: draw "
-          f"{figures['draw_ms']} ms; {figures['deals']} deals entered, {figures['seen']} seen on "
+    figures = asyncio.run(run(args.players, args.round, args.every, args.duration))
+    print(f"{figures['players']} players at {figures['tables']} tables, round "
+          f"{figures['round']}: draw {figures['draw_ms']} ms; {figures['deals']} deals entered, "
+          f"{figures['seen']} seen on "
           f"the wall: median {figures['median_ms']} ms, p99 {figures['p99_ms']} ms, max "
           f"{figures['max_ms']} ms")  # fmt: skip
     print(json.dumps({"bench": "club", **figures}))
