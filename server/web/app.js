@@ -44,6 +44,17 @@ import {
   buildRoemSteps, changeMessage, createSheetMessage, dealFields, fillEntry, newSheet, openMessage,
   renderSheet, setEntry, sheetDraft, sheetRefused, sheetSent, sheetSnapshot, sheetUpdate, syncEntry,
 } from './sheet.js';
+import {
+  buildEveningForm, checkInFields, closeQuestion, createEveningMessage, eveningAsked, eveningFrame, fillEveningButton,
+  newEvening, openMessage as eveningOpen, penaltyFields, pickEntrant, renderEvening, renderSheetEvening, setEveningClub,
+  syncEveningForm, undoQuestion, withdrawQuestion,
+} from './evening.js';
+import { commandRefused, commandSent, nextCommand, queueCommand, queueReopened } from './commands.js';
+import {
+  addStart, buildClubForm, clubAsked, clubFrame, clubLeave, clubOpen, createClubMessage, fillClubButton, forgetCode,
+  keepClub, keptCode, newClub, removeQuestion, removeStart, renderClub, revokeQuestion, seasonDraft, seasonFields,
+  toggleHistory,
+} from './club.js';
 
 const TEXT = strings('app', {
   profile: '{name}: your profile', // #me's label for screen readers: the nickname, a button to your profile
@@ -81,7 +92,7 @@ const REFRESH_CODES = new Set([
 const GONE_CODES = new Set(['no_such_room', 'room_closed', 'not_a_member']);
 const BOARD_CODES = new Set(['daily_not_finished', 'no_such_day']); // said on the boards screen
 const OPENING = ['take_seat', 'watch', 'create_room', 'resume', 'new_game', 'daily_start'];
-const SCREENS = ['hello', 'lobby', 'table', 'tournament', 'boards', 'profile', 'review', 'scoresheet'];
+const SCREENS = ['hello', 'lobby', 'table', 'tournament', 'boards', 'profile', 'review', 'scoresheet', 'evening', 'club'];
 const KEEPS_TABLE = new Set(['table', 'review', 'profile']); // screens a finished table waits behind
 const TOAST_KINDS = new Set(['roem', 'stuk', 'nat', 'pit']);
 const TRICK_HOLD = 1.6; // seconds a taken trick stays on the table
@@ -136,6 +147,10 @@ const app = {
   continued: new Map(), // room_id -> the deal number whose end we said `continue` to
   sheet: newSheet(), // the score sheet shown (sheet.js)
   pendingSheet: null, // a sheet's code from the page's address (an onlooker's opens before any hello)
+  evening: newEvening(), // the club evening shown (evening.js)
+  pendingEvening: null, // an evening's code from the page's address (opened once welcomed)
+  club: newClub(), // the club shown, or the one whose evening's console shows (club.js)
+  pendingClub: null, // a club's code from the page's address (opened once welcomed)
   hello: null, // what the page's link opens, said on the nickname screen (invite.js renderHello)
   online: false, // the connection is open
   pastRooms: new Map(), // room_id -> the summary of a finished table the page left (its names)
@@ -237,6 +252,21 @@ function onWelcome(f) {
   } else if (app.screen === 'scoresheet' && app.sheet.code) {
     send(openMessage(app.sheet.code)); // back online: the sheet as it stands now
   }
+  if (app.pendingEvening) {
+    askEvening(app.pendingEvening);
+    send(eveningOpen(app.pendingEvening));
+    app.pendingEvening = null;
+  } else if (app.screen === 'evening' && app.evening.code) {
+    app.evening = queueReopened(app.evening);
+    send(eveningOpen(app.evening.code)); // back online: the evening as it stands now
+  }
+  if (app.pendingClub) {
+    askClub(app.pendingClub);
+    app.pendingClub = null;
+  } else if (app.club.code) {
+    app.club = queueReopened(app.club);
+    send(clubOpen(app.club.code)); // back online: the club as it stands now
+  }
   if (app.screen === 'hello' || app.screen === 'boot') goScreen('lobby');
 }
 
@@ -329,6 +359,26 @@ function handleFrame(f, sent) {
     case 'sheet_update':
       app.sheet = sheetUpdate(app.sheet, f);
       break;
+    case 'evening': {
+      const first = app.evening.id === null; // the answer to our evening_open or evening_create
+      app.evening = eveningFrame(app.evening, f);
+      if (first && app.evening.id === f.evening_id) openEvening();
+      followEveningClub();
+      sendQueued('evening');
+      break;
+    }
+    case 'club': {
+      const before = app.club;
+      app.club = clubFrame(before, f);
+      const ours = app.club.id === f.club_id;
+      if (ours && (before.id === null || before.code !== app.club.code || before.name !== app.club.name)) {
+        keepClub(app.club, before.id !== null); // the same club followed: its code changed (revoked)
+      }
+      if (ours && before.id === null && app.club.shown) openClub();
+      else if (ours && before.code !== app.club.code && app.screen === 'club') clubAddress(); // revoked: the view code
+      sendQueued('club');
+      break;
+    }
     default:
       break; // pong, record
   }
@@ -520,6 +570,24 @@ function onError(frame, sent) {
     return;
   }
   if (sent?.type === 'sheet_open' && app.screen === 'scoresheet') goLobby();
+  if (sent?.type === 'evening_open' && !app.evening.id) app.evening = newEvening(); // a link that opens none
+  if (sent?.type?.startsWith('evening_')) {
+    app.evening = commandRefused(app.evening, sent);
+    if (sent.type === 'evening_check_in') restoreCheckIn(sent);
+    sendQueued('evening'); // the next one may go (the #error below says what was refused)
+  }
+  if (sent?.type === 'club_open' && !app.club.id && sent.code === app.club.code) {
+    const shown = app.club.shown;
+    if (code === 'bad_club_code') forgetCode(sent.code); // revoked: this device forgets it
+    app.club = newClub();
+    if (!shown) return; // looked up for an evening's console: its check-in by name stays
+  }
+  if (sent?.type?.startsWith('club_')) {
+    app.club = commandRefused(app.club, sent);
+    if (sent.type === 'club_member_add') restoreName('#club-member-add', sent.name);
+    if (sent.type === 'club_organiser_add') restoreName('#club-organiser-add', sent.name);
+    sendQueued('club');
+  }
   if (sent?.type === 'rating_board') app.boards = ratingRefused(app.boards);
   if (sent?.type === 'rematch') app.rematchAsked.delete(sent.room_id);
   if (sent?.type === 'daily_start' && code === 'daily_played') {
@@ -610,6 +678,8 @@ function openTournament(id) {
 function goLobby() {
   forgetFinished(app.current);
   if (app.screen === 'scoresheet') leaveSheet();
+  if (app.screen === 'evening') leaveEvening();
+  if (app.club.code || app.club.asked) leaveClub();
   goScreen(app.everWelcomed ? 'lobby' : 'hello'); // a sheet's onlooker has no lobby yet
 }
 
@@ -637,7 +707,11 @@ function draw() {
     if (app.boards.view === 'rating') renderRating(app);
   } else if (app.screen === 'profile') renderProfile(app);
   else if (app.screen === 'review') renderReview(app);
-  else if (app.screen === 'scoresheet') renderSheet(app);
+  else if (app.screen === 'scoresheet') {
+    renderSheet(app);
+    renderSheetEvening(app.sheet.sheet);
+  } else if (app.screen === 'evening') renderEvening(app);
+  else if (app.screen === 'club') renderClub(app);
   else if (app.screen === 'hello') renderHello(app);
   renderInvite(app);
   renderTip(app);
@@ -771,7 +845,7 @@ function openProfile(playerId = null) {
 function leaveProfile() {
   const from = app.profileFrom;
   if (from === 'table' && app.rooms.get(app.current)?.room) openTable(app.current);
-  else if (from === 'boards' || from === 'tournament') goScreen(from);
+  else if (from === 'boards' || from === 'tournament' || (from === 'evening' && app.evening.id) || (from === 'club' && app.club.id)) goScreen(from);
   else goLobby();
 }
 
@@ -1021,7 +1095,203 @@ function onSheetClick(el) {
   return true;
 }
 
+// -- the club evening -----------------------------------------------------------------------
+
+function openEvening() {
+  const code = app.evening.code;
+  if (code) window.history.replaceState(null, '', `/?evening=${encodeURIComponent(code)}`);
+  goScreen('evening');
+}
+
+function leaveEvening() {
+  if (app.evening.code) send({ type: 'evening_leave', code: app.evening.code });
+  app.pendingEvening = null;
+  app.evening = newEvening();
+  window.history.replaceState(null, '', window.location.pathname);
+}
+
+// Another evening now: the one followed before is left first.
+function askEvening(code = null) {
+  if (app.evening.code) send({ type: 'evening_leave', code: app.evening.code });
+  app.evening = eveningAsked(code);
+}
+
+// An organiser's command on the evening or the club (`key`, its commands' prefix): queued,
+// sent once the one before it went in (commands.js).
+function organiserCommand(key, kind, fields = {}) {
+  app[key] = queueCommand(app[key], kind, fields);
+  sendQueued(key);
+  render();
+}
+
+function sendQueued(key) {
+  const message = nextCommand(app[key], key);
+  if (message) app[key] = commandSent(app[key], send(message));
+}
+
+const eveningCommand = (kind, fields = {}) => organiserCommand('evening', kind, fields);
+const clubCommand = (kind, fields = {}) => organiserCommand('club', kind, fields);
+
+async function confirmCommand(question, kind, fields = {}, key = 'evening') {
+  if (await confirmStep(question)) organiserCommand(key, kind, fields);
+}
+
+function onEveningClick(el) {
+  const d = el.dataset;
+  const s = app.evening;
+  if (d.eveningView) app.evening = { ...s, view: d.eveningView };
+  else if (d.pick) app.evening = pickEntrant(s, d.pick);
+  else if (el.id === 'evening-unpick') app.evening = { ...s, picked: [] };
+  else if (el.id === 'evening-swap' && s.picked.length === 2) {
+    eveningCommand('swap', { a: s.picked[0], b: s.picked[1] });
+    app.evening = { ...app.evening, picked: [] };
+  } else if (el.id === 'evening-draw') {
+    app.evening = { ...s, view: null }; // the new round's tables
+    eveningCommand('draw');
+  } else if (el.id === 'evening-close') confirmCommand(closeQuestion(s), 'close');
+  else if (el.id === 'evening-undo') confirmCommand(undoQuestion(s), 'undo_draw');
+  else if (d.withdraw) confirmCommand(withdrawQuestion(s, d.withdraw), 'withdraw', { entrant: d.withdraw });
+  else if (d.checkInMember) {
+    eveningCommand('check_in', { member: d.checkInMember });
+    clearCheckIn();
+  } else return false;
+  render();
+  return true;
+}
+
+function submitEveningForm(form) {
+  if (form.id === 'evening-penalty') {
+    eveningCommand('penalty', penaltyFields(form));
+    return;
+  }
+  const fields = checkInFields(form);
+  if (!fields) return;
+  eveningCommand('check_in', fields);
+  clearCheckIn();
+  form.elements.name.focus();
+}
+
+// The check-in's form empty again (the members' buttons all shown): the next name, at once.
+function clearCheckIn() {
+  $('#evening-check-in')?.reset();
+  app.evening = { ...app.evening, filter: '' };
+}
+
+// A check-in by name refused: the name back in the form, if nothing else was typed since.
+function restoreCheckIn(sent) {
+  const form = $('#evening-check-in');
+  if (!form || !sent.name || form.elements.name.value) return;
+  form.elements.name.value = sent.name;
+  if (form.elements.member1 && sent.members) [form.elements.member1.value, form.elements.member2.value] = sent.members;
+}
+
+// A name refused: back in its form's field, if nothing else was typed since.
+function restoreName(selector, name) {
+  const input = $(selector)?.elements.name;
+  if (input && !input.value && name) input.value = name;
+}
+
+// An evening of a club this device knows an organiser's (or the public) code of: the
+// console follows the club too, for its members' buttons (evening.js).
+function followEveningClub() {
+  const club = app.evening.evening?.club;
+  if (!club || app.evening.role !== 'organiser' || app.club.id === club || (app.club.asked && !app.club.id)) return;
+  const code = keptCode(club);
+  if (code) askClub(code, false);
+}
+
+// -- the club ------------------------------------------------------------------------------
+
+function openClub() {
+  clubAddress();
+  goScreen('club');
+}
+
+// The page's address says the club shown, by the code it follows it with.
+function clubAddress() {
+  const code = app.club.code;
+  if (code) window.history.replaceState(null, '', `/?club=${encodeURIComponent(code)}`);
+}
+
+function leaveClub() {
+  if (app.club.code) send(clubLeave(app.club.code));
+  app.pendingClub = null;
+  app.club = newClub();
+  window.history.replaceState(null, '', window.location.pathname);
+}
+
+// Another club now (null: the one founded): the one followed before is left first; `shown`:
+// its screen opens once it comes (else it is only known: an evening's console's members).
+function askClub(code = null, shown = true) {
+  if (app.club.code) send(clubLeave(app.club.code));
+  app.club = clubAsked(code, shown);
+  if (code) send(clubOpen(code));
+}
+
+// A club's link (the lobby's list, an evening's way back): shown at once if it is followed.
+function showClub(code) {
+  if (app.screen === 'evening') leaveEvening();
+  $('#club-new').close();
+  if (app.club.id && app.club.code === code) {
+    app.club = { ...app.club, shown: true };
+    openClub();
+  } else askClub(code);
+}
+
+// An evening of the club shown (its link on the club's screen): the club stays followed.
+function showEvening(code) {
+  askEvening(code);
+  send(eveningOpen(code));
+}
+
+function onClubClick(el) {
+  const d = el.dataset;
+  const s = app.club;
+  if (d.clubView) app.club = { ...s, view: d.clubView };
+  else if (d.history) app.club = toggleHistory(s, d.history);
+  else if (d.renameMember) {
+    app.club = { ...s, renaming: d.renameMember };
+    requestAnimationFrame(() => $('.club-rename input')?.select());
+  } else if (d.renameCancel) app.club = { ...s, renaming: null };
+  else if (d.removeMember) confirmCommand(removeQuestion(s, d.removeMember), 'member_remove', { member: d.removeMember }, 'club');
+  else if (d.revoke) confirmCommand(revokeQuestion(s, d.revoke), 'organiser_revoke', { organiser: d.revoke }, 'club');
+  else if (d.addStart !== undefined) app.club = addStart(s);
+  else if (d.removeStart !== undefined) app.club = removeStart(s, Number(d.removeStart));
+  else if (el.id === 'club-season-reset') app.club = { ...s, draft: null };
+  else if (el.id === 'club-new-evening') {
+    setEveningClub($('#evening-new-form'), { code: s.code, name: s.name });
+    $('#evening-new').showModal();
+  } else return false;
+  render();
+  return true;
+}
+
+function submitClubForm(form) {
+  if (form.id === 'club-season-form') {
+    clubCommand('season', seasonFields(app.club, form));
+    return;
+  }
+  const name = form.elements.name.value.trim();
+  if (!name) return;
+  if (form.dataset.member) {
+    clubCommand('member_rename', { member: form.dataset.member, name });
+    app.club = { ...app.club, renaming: null };
+    render();
+    return;
+  }
+  clubCommand(form.id === 'club-member-add' ? 'member_add' : 'organiser_add', { name });
+  form.reset(); // the next name, at once
+  form.elements.name.focus();
+}
+
 function onClick(event) {
+  const link = event.target.closest('a[data-open-evening], a[data-open-club]');
+  if (link && event.button === 0 && !event.ctrlKey && !event.metaKey && !event.shiftKey) {
+    event.preventDefault(); // in this page, following what it follows
+    if (link.dataset.openEvening) showEvening(link.dataset.openEvening);
+    else showClub(link.dataset.openClub);
+    return;
+  }
   const dealRow = event.target.closest('#sheet-deals tr[data-deal-id]');
   if (dealRow && !event.target.closest('button') && app.sheet.role === 'edit') {
     openEntry(Number(dealRow.dataset.dealId)); // tap a deal to correct it
@@ -1034,8 +1304,24 @@ function onClick(event) {
   if (el.closest('#boards') && onBoardClick(el)) return;
   if (el.closest('#review') && onReviewClick(el)) return;
   if (el.closest('#scoresheet') && onSheetClick(el)) return;
+  if (el.closest('#evening') && onEveningClick(el)) return;
+  if (el.closest('#club') && onClubClick(el)) return;
+  if (d.openClub) {
+    showClub(d.openClub);
+    return;
+  }
+  if (el.id === 'club-button') {
+    buildClubForm($('#club-new-form'));
+    $('#club-new').showModal();
+    return;
+  }
   if (el.id === 'sheet-button') {
     $('#sheet-new').showModal();
+    return;
+  }
+  if (el.id === 'evening-button') {
+    setEveningClub($('#evening-new-form'), null); // an evening of no club
+    $('#evening-new').showModal();
     return;
   }
   if (el.closest('#hand') && d.card) {
@@ -1170,7 +1456,7 @@ async function copyLink(button, link) {
     await navigator.clipboard.writeText(link);
     button.textContent = TEXT.copied;
   } catch {
-    const input = $('#invite input');
+    const input = button.parentElement.querySelector('input') ?? $('#invite input');
     input.select();
     button.textContent = TEXT.selectAndCopy;
   }
@@ -1300,6 +1586,19 @@ function wireForms() {
     event.preventDefault();
     if (send(createSheetMessage(sheetNew)) !== null) $('#sheet-new').close();
   });
+  const eveningNew = $('#evening-new-form');
+  fillEveningButton();
+  catalogReady.then(() => buildEveningForm(eveningNew));
+  eveningNew.addEventListener('change', (event) => {
+    if (event.target.name === 'end') setEndLimits(eveningNew);
+    syncEveningForm(eveningNew);
+  });
+  eveningNew.addEventListener('submit', (event) => {
+    event.preventDefault();
+    askEvening();
+    if (send(createEveningMessage(eveningNew)) !== null) $('#evening-new').close();
+  });
+
   const entry = $('#sheet-entry');
   entry.addEventListener('input', syncEntry);
   entry.addEventListener('submit', (event) => {
@@ -1323,14 +1622,44 @@ function wireForms() {
     if (isDay(day)) showDay(day);
   });
 
-  // The forms drawn by the views (the nickname on your profile, the review's deal choice).
+  // The forms drawn by the views (the nickname on your profile, the review's deal choice, the
+  // club evening's check-in and penalty).
   document.addEventListener('submit', (event) => {
-    if (event.target.id !== 'nickname-form') return;
+    const form = event.target;
+    if (form.id === 'evening-check-in' || form.id === 'evening-penalty') {
+      event.preventDefault();
+      submitEveningForm(form);
+      return;
+    }
+    if (form.closest('#club')) {
+      event.preventDefault();
+      submitClubForm(form);
+      return;
+    }
+    if (form.id !== 'nickname-form') return;
     event.preventDefault();
-    saveNickname(event.target);
+    saveNickname(form);
   });
   document.addEventListener('change', (event) => {
     if (event.target.id === 'review-deal-select') askReviewDeal(Number(event.target.value));
+  });
+  // What is typed as it is typed: the season's rule (said in words), the check-in's name
+  // (the club's members it matches).
+  document.addEventListener('input', (event) => {
+    const form = event.target.form;
+    if (form?.id === 'club-season-form') app.club = seasonDraft(app.club, form);
+    else if (form?.id === 'evening-check-in' && event.target.name === 'name') app.evening = { ...app.evening, filter: event.target.value };
+    else return;
+    render();
+  });
+  fillClubButton();
+  const clubNew = $('#club-new-form');
+  clubNew.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const message = createClubMessage(clubNew);
+    if (!message.name) return;
+    askClub();
+    if (send(message) !== null) $('#club-new').close();
   });
 
   const joinSeat = $('#join-seat-form');
@@ -1375,6 +1704,8 @@ function start() {
   const params = new URLSearchParams(window.location.search);
   const invite = params.get('invite');
   app.pendingSheet = params.get('sheet');
+  app.pendingEvening = params.get('evening');
+  app.pendingClub = params.get('club');
   if (app.pendingSheet && !app.token) app.hello = { kind: 'sheet', state: 'loading' }; // opened before a nickname
   if (invite) {
     app.pendingInvite = invite;

@@ -1,5 +1,6 @@
 // The server's refusals in the player's words: one sentence per error `code` (see
-// client_protocol.md, §7 and the tournament and score sheet codes), in the page's language.
+// client_protocol.md, §7 and the tournament, score sheet, club evening and club codes), in the
+// page's language.
 //
 // The server's own `message` is English for developers; it is shown only for a code this
 // table does not know, and, in English, for the codes whose message says more than a
@@ -85,13 +86,55 @@ const TEXT = strings('errors', {
   not_over: 'This game is not over yet.',
   nothing_to_undo: 'There is nothing to undo.',
   nothing_to_redo: 'There is nothing to redo.',
+  // the club evening
+  bad_evening_code: 'No club evening has that code.',
+  organisers_only: 'Only the evening’s organisers can do that: this is the players’ link.',
+  evening_over: 'All the evening’s rounds are played.',
+  name_taken: 'Someone here has that name already: give another one.',
+  pair_needs_two: 'A pairs evening checks in pairs of two players; an individual evening, one player at a time.',
+  evening_full: 'The evening is full: at most 400 check in.',
+  no_such_entrant: 'Nobody of that name checked in.',
+  withdrawn: 'That player has left already.',
+  round_open: 'Close the round being played before drawing the next.',
+  too_few: 'Too few here to draw a table: a table needs four players (two pairs).',
+  no_round_open: 'No round is drawn and open.',
+  same_entrant: 'Choose two different players to swap.',
+  not_in_round: 'That player is not in this round’s draw: a late arrival plays from the next round.',
+  table_started: 'That table has entered a deal: its players cannot be swapped any more.',
+  round_started: 'A table has entered a deal: close the round instead of undoing the draw.',
+  no_such_round: 'That round has not been drawn.',
+  not_at_a_table: 'That player sat that round out: no penalty there.',
+  pairs_have_none: 'A pairs evening has no personal penalties.',
+  // clubs and seasons
+  bad_club_code: 'No club has that code (an organiser’s link that was revoked opens nothing).',
+  no_such_member: 'The club has no such member (removed already?).',
+  no_such_organiser: 'The club has no such organiser (revoked already?).',
+  founder_stays: 'The club’s founder cannot be revoked.',
+  bad_season_rule: 'Those choices of the season’s rule do not go together: check them.',
+  club_full: 'The club is full: at most 20 organisers, 300 members and 200 evenings.',
+  not_a_club_evening: 'This evening belongs to no club: check players in by name.',
+  club_organisers_only: 'Only the club’s organisers can do that: this is the public link.', // code organisers_only, said to a club's command
+  club_name_taken: 'A member has that name already: give another one.', // code name_taken, said to a club's command
 });
 
 // Codes whose English message names the very rule or number at fault.
 const SPECIFIC = new Set([
   'invalid_field', 'bad_nickname', 'bad_name', 'too_many_attempts', 'no_such_deal', 'invalid_deal',
-  'deals_after_end',
+  'deals_after_end', 'name_taken', 'withdrawn', 'not_in_round', 'table_started', 'not_at_a_table',
+  'bad_season_rule', 'club_name_taken',
 ]);
+
+// The codes said in a club's own words when they refuse a club's command (or an evening
+// made for a club).
+const CLUB_WORDS = new Set(['organisers_only', 'name_taken']);
+
+// The table's key for `code`, refusing `sent`.
+function keyOf(code, sent) {
+  const type = sent?.type ?? '';
+  if (code === 'not_playing' && type.startsWith('tournament_')) return 'tournament_not_playing';
+  const club = type.startsWith('club_') || (type === 'evening_create' && sent.club);
+  return club && CLUB_WORDS.has(code) ? `club_${code}` : code;
+}
 
 // The server's English message as a sentence: a capital, a full stop.
 function sentence(message) {
@@ -103,7 +146,7 @@ function sentence(message) {
 /** The sentence to show for an `error` frame (`sent`: the message it refuses, if known). */
 export function errorText(error, sent = null) {
   const code = error?.code;
-  const key = code === 'not_playing' && sent?.type?.startsWith('tournament_') ? 'tournament_not_playing' : code;
+  const key = keyOf(code, sent);
   const known = typeof key === 'string' && Object.hasOwn(TEXT, key);
   const message = typeof error?.message === 'string' && error.message.trim() ? error.message : null;
   if (message && (!known || (SPECIFIC.has(key) && currentLanguage() === 'en'))) return sentence(message);

@@ -35,7 +35,7 @@ const OPTIONS = strings('lobby.options', {
   end_points: 'Points', // the match length field's label: points to reach
 });
 // An option's words: `field`'s value `key`, or the key itself when we have none.
-const optionWord = (field, key) => OPTIONS[`${field}_${key}`] ?? key;
+export const optionWord = (field, key) => OPTIONS[`${field}_${key}`] ?? key;
 
 // The rules in a line (the lobby's rooms, the table, the invite, a tournament's tables),
 // and New game's choice in words beside its button.
