@@ -182,7 +182,10 @@ def test_no_prize_is_marked_before_anything_is_entered() -> None:
     begun = RoundResult(1, (table(1, "Ann Bob Cas Dirk", (90, 72), False),), ("Eva",))
     after = evening_standing([begun], FIXED_1600, PrizeRule(top=1, lowest=True))
     assert [(r.player, r.prize) for r in after.rows] == [
-        ("Eva", Prize.PLACE), ("Ann", None), ("Cas", None), ("Bob", Prize.LOWEST),
+        ("Eva", Prize.PLACE),
+        ("Ann", None),
+        ("Cas", None),
+        ("Bob", Prize.LOWEST),
         ("Dirk", Prize.LOWEST),
     ]
 

@@ -31,10 +31,10 @@ from server.store import Stores, open_stores
 from server.store.errors import Fenced, StoreError, VersionConflict
 from server.store.identities import PlayerRow
 from server.store.logs import LogEntry
-from server.store.sheets import SheetRow
 from server.store.migrations import list_migrations
 from server.store.postgres import PostgresDatabase, migration_lock_key
 from server.store.rooms import RoomRow
+from server.store.sheets import SheetRow
 from server.store.sqlite import SqliteDatabase
 from tests.postgres import PG_URL, Proxy, blocked_by, fresh_schema, pg_connect
 
