@@ -32,7 +32,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from served import serve  # noqa: E402
+from _served import serve  # noqa: E402
 
 from client.game import GameClient  # noqa: E402
 

@@ -104,8 +104,10 @@ class Outcome:
 
 
 def benches() -> list[str]:
-    """The benches in ``bench/``: every script but this one."""
-    return sorted(p.stem for p in BENCH.glob("*.py") if p.name != Path(__file__).name)
+    """The benches in ``bench/``: every script but this one and the benches' helpers (a
+    leading underscore: ``_served.py``)."""
+    own = Path(__file__).name
+    return sorted(p.stem for p in BENCH.glob("*.py") if p.name != own and p.name[0] != "_")
 
 
 def shown(result: Any, path: str) -> Any:
