@@ -219,7 +219,8 @@ async def test_hint_and_its_answer_beside_the_hand(open_tab, size: dict[str, int
 # For an element showing a name: whether it is cut (``scrollWidth > clientWidth``), its
 # text-overflow, and how much room it leaves unused: in its container's width (``fill``),
 # and on its line of a flex row (``row``: the row's width minus the items on the same line,
-# their gaps and the row's padding; a spacer counts as unused room).
+# their gaps and the row's padding; a spacer counts as unused room). Measured once the page has
+# settled: a panel popping in is scaled, and a scaled box is narrower than its layout's room.
 ROOM = """(el, [fill, row, spacer]) => {
     const box = (e) => e.getBoundingClientRect();
     const style = getComputedStyle(el);
@@ -255,6 +256,7 @@ async def _whole_or_ellipsis(
 ) -> str | None:
     """None when the name is whole, or cut with an ellipsis with no room left unused; else
     what is wrong."""
+    await _settled(el.page)
     got = await el.evaluate(ROOM, [fill, row, spacer])
     if not got["cut"]:
         return None
@@ -267,6 +269,7 @@ async def _whole_or_ellipsis(
 
 async def _fills(el: Locator, container: str) -> str | None:
     """None when ``el`` is as wide as ``container`` leaves room for."""
+    await _settled(el.page)
     got = await el.evaluate(ROOM, [container, None, ""])
     return None if got["unused"] <= 2 else f"{got['text']!r} leaves {got['unused']:.0f} px"
 
