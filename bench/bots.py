@@ -11,7 +11,10 @@ had a choice.  A pool of worker processes (one per core by default) plays the pa
 
 Usage: ``python bench/bots.py [--pairs N] [--against heuristic,random] [--budget 1000,8000]
 [--minutes M]`` (the strong budget in thousands of solver nodes a decision; ``--minutes``
-ends each run early, after the pairs finished by then).
+ends each run early, after the pairs finished by then).  An opponent may be ``strong`` with
+options of its own, ``strong/rule_trump=1``: the same card play with the heuristic's trump
+choice, so that the difference is the trump choice's alone.  The trump choice's share
+against ``heuristic``: ``--options rule_trump=1`` on the same pairs and seed.
 The last line is one JSON object with every configuration's figures.
 """
 
@@ -33,7 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from engine import Deal, Phase, Rules
 from engine.actions import Action
 from engine.cards import cards_of
-from engine.policies import DEFAULT_BUDGET, StrongPolicy, policy
+from engine.policies import DEFAULT_BUDGET, Policy, StrongPolicy, policy
 from engine.policies.heuristic import choose_trump
 from engine.rules import PRESETS, RoemMode, TrumpMode
 from engine.solver import solve, solve_value
@@ -92,7 +95,7 @@ def play(
     Ceilings, not players: with ``cheat`` strong's cards and roem decisions are the exact
     solver's best on the real deal, all hands seen; with ``cheat_trumps`` its trump
     choices are :func:`cheat_trump`'s (else its own)."""
-    opponent = policy(other)
+    opponent = opponent_policy(other, strong.budget)
     times = []
     number = 0
     while deal.phase is not Phase.DONE:
@@ -117,6 +120,22 @@ def play(
     assert deal.result is not None
     score = deal.result.score
     return score[strong_team] - score[1 - strong_team], times
+
+
+def opponent_policy(spec: str, budget: int) -> Policy:
+    """A policy by name, or ``strong/k=v,...``: strong with those options (and ``budget``)."""
+    name, _, options = spec.partition("/")
+    if name == "strong" and options:
+        return StrongPolicy(budget, **parse_options(options))
+    return policy(name)
+
+
+def parse_options(text: str) -> dict:
+    """``k=v,k=v`` (numbers) as keyword arguments."""
+    return {
+        k: float(v) if "." in v else int(v)
+        for k, v in (item.split("=") for item in text.split(",") if item)
+    }
 
 
 def pair(task: tuple[int, int, str, int, dict]) -> tuple[int, str, float, list[float]]:
@@ -231,10 +250,7 @@ def main() -> None:
         "--minutes", type=float, default=math.inf, help="stop a run after this much wall clock"
     )
     args = parser.parse_args()
-    options = {
-        k: float(v) if "." in v else int(v)
-        for k, v in (item.split("=") for item in args.options.split(",") if item)
-    }
+    options = parse_options(args.options)
     global keep_diffs
     keep_diffs = args.diffs
     runs = []

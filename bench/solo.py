@@ -39,7 +39,9 @@ between deals, ``KLAVERJAS_*`` from this environment; ``--workers N`` sets
     and the count over are reported;
   - from the server's ``/metrics`` over the window: ``klaverjas_bot_searches_total``
     (strong moves asked for), ``klaverjas_bot_fallbacks_total`` (moves played by
-    ``heuristic`` because the pool was full), ``klaverjas_bot_search_seconds`` (a worker's
+    ``heuristic`` because even the smallest budget's search would have been late),
+    ``klaverjas_bot_budgets_total`` (the share of strong moves searched with each budget:
+    the server's, or a smaller one when busy), ``klaverjas_bot_search_seconds`` (a worker's
     time on one search: mean, and p50/p99 as bucket bounds);
   - CPU of the server's whole process tree (the server, the forkserver, the bot workers:
     every descendant of its pid in ``/proc``; each process's ``utime + stime`` plus its
@@ -391,6 +393,11 @@ async def run_once(cfg: Config, settings: Settings) -> dict[str, Any]:
     # A labelled counter shows in /metrics once it has counted: absent is 0.
     searches = _counted(before, after, f"klaverjas_bot_searches_total{{{STRONG_MOVES}}}")
     fallbacks = _counted(before, after, 'klaverjas_bot_fallbacks_total{purpose="move"}')
+    budgets = {  # strong moves searched, by the budget searched with (smaller when busy)
+        name.split('"')[1]: _counted(before, after, name)
+        for name in after
+        if name.startswith("klaverjas_bot_budgets_total{")
+    }
     search_ms = load._histogram(before, after, "klaverjas_bot_search_seconds")
     total_pct = _pct(all0, all1, window)
     cores = min(1 + settings.bot_workers, os.cpu_count() or 1)  # what the tree can use
@@ -414,6 +421,10 @@ async def run_once(cfg: Config, settings: Settings) -> dict[str, Any]:
         "server_searches": searches,
         "server_fallbacks": fallbacks,
         "fallback_pct": round(100 * fallbacks / searches, 1) if searches else None,
+        "searched_by_budget": {
+            b: round(100 * n / searches, 1) if searches else None
+            for b, n in sorted(budgets.items(), key=lambda item: -int(item[0]))
+        },
         "search_ms": search_ms,
         "search_cpu_ms": (
             round(1000 * (all1 - main1 - all0 + main0) / search_ms["count"], 1)
@@ -449,6 +460,11 @@ async def run_once(cfg: Config, settings: Settings) -> dict[str, Any]:
     result["within_goal"] = _within_goal(result, cfg)
     print_run(result)
     return result
+
+
+def _by_budget(shares: dict[str, float | None]) -> str:
+    """``1000: 91.2%, 250: 6.1%``: the share of strong moves searched with each budget."""
+    return ", ".join(f"{b}: {_fmt(p, '%')}" for b, p in shares.items()) or "-"
 
 
 def _counted(before: dict[str, float], after: dict[str, float], name: str) -> float:
@@ -498,7 +514,8 @@ def print_run(r: dict[str, Any]) -> None:
                 f" {_fmt(cpu['max'])}  (n={cpu['count']}); over {limit_ms} ms:"
                 f" {r['cpu_over_delay']}",
                 f"   server bots    searches {_fmt(r['server_searches'])}, fallbacks"
-                f" {_fmt(r['server_fallbacks'])} ({_fmt(r['fallback_pct'], '%')}); search ms"
+                f" {_fmt(r['server_fallbacks'])} ({_fmt(r['fallback_pct'], '%')}); by budget"
+                f" {_by_budget(r['searched_by_budget'])}; search ms"
                 f" mean {_fmt(srch.get('mean'))}, p50 <= {_fmt(srch.get('p50_le'))}, p99 <="
                 f" {_fmt(srch.get('p99_le'))} (worker CPU a search {_fmt(r['search_cpu_ms'])} ms)",
                 f"   server CPU     {_fmt(srv['total'], '%')} of a core: main"

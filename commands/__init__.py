@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 from typing import NoReturn
 
-from . import engine, server
+from . import engine, server, trump_model
 from .errors import UsageError
 
 DESCRIPTION = (
@@ -28,6 +28,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     engine.add_commands(sub)
     server.add_commands(sub)
+    trump_model.add_commands(sub)
     return parser
 
 

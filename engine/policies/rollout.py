@@ -58,13 +58,4 @@ def heuristic_card(deal: Deal) -> int:
     return choose_card(knowledge)
 
 
-def heuristic_score(deal: Deal, seat: int) -> int:
-    """``deal`` finished by :func:`heuristic_playout`: ``seat``'s team's score minus the
-    other team's."""
-    result = heuristic_playout(deal).result
-    assert result is not None
-    team = seat & 1
-    return result.score[team] - result.score[1 - team]
-
-
-__all__ = ["heuristic_card", "heuristic_playout", "heuristic_score"]
+__all__ = ["heuristic_card", "heuristic_playout"]

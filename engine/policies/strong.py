@@ -9,15 +9,13 @@ tricks, where a solve is dear, get few worlds and the later ones many.  A solve'
 count depends only on its position and every draw comes from the ``rng`` handed in, so a
 decision is a pure function of the view and the seed.
 
-Trump choice: for each suit it may name, the seat solves each world from the opening
-lead with that trump and itself as the chooser; passing is valued in the same worlds by
-letting the later bidders choose by the heuristic's rule of thumb (and the seat itself,
-when the bidding comes back to it, by its best mean).  A full solve is dear and its
-open-hand value flatters naming, so the few worlds a budget allows are noisy: the choice
-starts from the heuristic's rule of thumb and moves to another only when that one is
-better in the same worlds by more than :data:`CONFIDENCE` standard errors (measured: taken
-raw, the search's trump choice lost most of what its card play won).  A budget too small
-for two worlds (:data:`TRUMP_SEARCH`) keeps the rule of thumb without search.
+Trump choice: no search.  Naming a suit is valued by :mod:`.trump_eval`, an evaluator
+learned offline from the exact solver (what the hand is worth, open-card, with that suit
+as trump from the seat's place at the table); passing is valued in :data:`PASS_WORLDS`
+sampled worlds by bidding on: the later bidders choose by the heuristic's rule of thumb
+(the seat itself, if the bidding comes back to it, by the evaluator) and the outcome is
+the evaluator's value of the chooser's hand, for the seat's team.  The best value is
+chosen; it costs about a millisecond, so every budget chooses alike.
 
 Soft information from the bidding: a seat that named a suit it would not accept by that
 rule of thumb, or passed a suit it would accept, keeps its world only with probability
@@ -29,11 +27,11 @@ the current trick played by the heuristic's rules (:func:`.rollout.heuristic_car
 their own view of that world) and the rest solved exactly, where plain sampling lets them
 reply as perfectly informed players; ``pool`` candidate worlds weighted by the likelihood
 of the other seats' plays under the heuristic (:mod:`.inference`, error rates
-``eps_opponent`` and ``eps_partner``); ``rollouts`` values every trump choice by that many
-heuristic playouts of sampled worlds (:mod:`.rollout`), keeping the rule of thumb unless
-another choice beats it by ``margin`` points; ``prior`` adds that many points, over the
-square root of the worlds solved, to the heuristic's own card.  All are off by default:
-none measured stronger at the default budget (docs/performance.md, "Strength experiments").
+``eps_opponent`` and ``eps_partner``); ``rule_trump`` makes the trump choice by the
+heuristic's rule of thumb (to measure what the evaluator adds); ``prior`` adds that many
+points, over the square root of the worlds solved, to the heuristic's own card.  All are off
+by default: none measured stronger at the default budget (docs/performance.md, "Strength
+experiments").
 """
 
 from __future__ import annotations
@@ -52,17 +50,15 @@ from ..tables import POINTS
 from ..trick import winning_index
 from ..views import View
 from ..worlds import Likelihood, Worlds
+from . import trump_eval
 from .heuristic import HeuristicPolicy, accepts, choose_trump, higher, suit_score
 from .inference import PlayModel
-from .rollout import heuristic_card, heuristic_score
+from .rollout import heuristic_card
 
 # Thousands of solver nodes a decision (docs/performance.md, "The strong player's strength").
 DEFAULT_BUDGET = 1000
 MAX_WORLDS = 48  # worlds a decision at most, however cheap they are
-TRUMP_FACTOR = 4  # a trump choice (once a deal) gets four budgets for naming's solves
-TRUMP_WORLDS = 2  # and at least two worlds, so that a difference has a standard error
-TRUMP_SEARCH = 8000  # below this many thousand nodes (about two worlds), no trump search
-CONFIDENCE = 2.0  # standard errors by which the search must beat the rule of thumb
+PASS_WORLDS = 64  # worlds in which passing is valued by bidding on
 SOFT = 0.3  # the chance a bid against the rule of thumb is kept (see module docstring)
 POOL = 0  # candidate worlds a decision weighted by the play model (0: no inference from play)
 EPS_OPPONENT = 0.05  # the play model's likelihood of an opponent's play off the heuristic
@@ -82,8 +78,9 @@ class Advice:
     """A decision with the expected value of every legal action and a reason in words."""
 
     action: Action
-    # The mean over the worlds of the mover's team minus the other team at deal end; empty
-    # for a trump choice made by the rule of thumb alone (a budget below TRUMP_SEARCH).
+    # The mean over the worlds of the mover's team minus the other team at deal end (a
+    # trump choice: the evaluator's); empty for a trump choice by the rule of thumb
+    # (``rule_trump``, a bench's option).
     values: dict[Action, float]
     reason: str
     why: dict[str, Any]  # the reason as data (see :func:`why`), for a client's own words
@@ -102,8 +99,7 @@ class StrongPolicy:
         pool: int = POOL,
         eps_opponent: float = EPS_OPPONENT,
         eps_partner: float = EPS_PARTNER,
-        rollouts: int = 0,
-        margin: float = 0.0,
+        rule_trump: int = 0,
         replies: int = REPLIES,
         prior: float = PRIOR,
     ) -> None:
@@ -113,8 +109,7 @@ class StrongPolicy:
         self.pool = pool
         self.eps_opponent = eps_opponent
         self.eps_partner = eps_partner
-        self.rollouts = rollouts
-        self.margin = margin
+        self.rule_trump = rule_trump
         self.replies = replies
         self.prior = prior
 
@@ -187,60 +182,53 @@ class StrongPolicy:
         return pool, cum
 
     def _trump_choice(self, view: View, rng: random.Random) -> tuple[Action, dict[Action, float]]:
-        seat = view.seat
-        assert seat is not None
-        choice = choose_trump(view.hand, view.legal)
-        if self.rollouts:
-            return self._rollout_choice(view, rng, choice)
-        budget = 1000 * TRUMP_FACTOR * self.budget
-        if budget < 1000 * TRUMP_SEARCH:
-            return choice, {}
-        worlds = Worlds(view)
-        names = [a for a in view.legal if a.kind is Kind.TRUMP]
-        found: dict[Action, list[int]] = {a: [] for a in view.legal}
-        drawn: list[list[int]] = []
-        nodes = 0
-        likelihood = bid_likelihood(view)
-        while len(drawn) < MAX_WORLDS and (len(drawn) < TRUMP_WORLDS or nodes < budget):
-            (hands,) = worlds.sample(rng, 1, likelihood)
-            drawn.append(hands)
-            for action in names:
-                deal = worlds.deal(hands)
-                deal.choose(action.value, seat)
-                found[action].append(_value_for(deal, seat))
-                nodes += last_nodes()
-        if PASS in found:
-            mine = max(names, key=lambda a: sum(found[a]))  # if the bidding comes back
-            for hands in drawn:
-                deal = worlds.deal(hands)
-                deal.pass_()
-                _finish_bidding(deal, seat, mine)
-                found[PASS].append(_value_for(deal, seat))
-        values = {a: sum(v) / len(v) for a, v in found.items()}
-        best = max(view.legal, key=lambda a: values[a])
-        if best != choice and _clearly_better(found[best], found[choice]):
-            choice = best
-        return choice, values
+        if self.rule_trump:
+            return choose_trump(view.hand, view.legal), {}
+        values = trump_values(view, rng)
+        return max(view.legal, key=values.__getitem__), values  # the first on ties
 
-    def _rollout_choice(
-        self, view: View, rng: random.Random, rule: Action
-    ) -> tuple[Action, dict[Action, float]]:
-        """Each trump choice valued by playing the deal out with the heuristic in the same
-        sampled worlds; the rule of thumb's choice unless another beats it by ``margin``."""
-        seat = view.seat
-        assert seat is not None
+
+def trump_values(view: View, rng: random.Random) -> dict[Action, float]:
+    """Each legal trump choice's value for ``view``'s seat (the module docstring): a suit
+    by the evaluator, passing by bidding on in :data:`PASS_WORLDS` sampled worlds."""
+    seat = view.seat
+    assert seat is not None
+    leader = (view.dealer + 1) & 3
+    values = {
+        a: trump_eval.value(view.hand, a.value, (seat - leader) & 3)
+        for a in view.legal
+        if a.kind is Kind.TRUMP
+    }
+    if PASS in view.legal:
         worlds = Worlds(view)
-        drawn = worlds.sample(rng, self.rollouts, bid_likelihood(view))
-        values = {}
-        for action in view.legal:
-            total = 0
-            for hands in drawn:
-                deal = worlds.deal(hands)
-                deal.apply(seat, action)
-                total += heuristic_score(deal, seat)
-            values[action] = total / len(drawn)
-        best = max(view.legal, key=lambda a: values[a])
-        return (best if values[best] > values[rule] + self.margin else rule), values
+        total = 0.0
+        for hands in worlds.sample(rng, PASS_WORLDS, bid_likelihood(view)):
+            deal = worlds.deal(hands)
+            deal.pass_()
+            total += _bid_on(deal, seat)
+        values[PASS] = total / PASS_WORLDS
+    return values
+
+
+def _bid_on(deal: Deal, seat: int) -> float:
+    """The evaluator's value, for ``seat``'s team, of the bidding finished from ``deal``:
+    the others choose by the heuristic's rule of thumb, ``seat`` by the evaluator."""
+    leader = deal.leader
+    while deal.phase is Phase.TRUMP:
+        turn, choices = deal.turn, deal.trump_choices()
+        hand = cards_of(deal.hands[turn])
+        if turn == seat:
+            names = [a for a in choices if a.kind is Kind.TRUMP]
+            choice = max(names, key=lambda a: trump_eval.value(hand, a.value, (turn - leader) & 3))
+        else:
+            choice = choose_trump(hand, choices)
+        if choice.kind is Kind.PASS:
+            deal.pass_()
+        else:
+            deal.choose(choice.value, turn)
+    chooser = deal.chooser
+    value = trump_eval.value(cards_of(deal.dealt[chooser]), deal.trump, (chooser - leader) & 3)
+    return value if not (chooser ^ seat) & 1 else -value
 
 
 def _replied(view: View, worlds: Worlds, hands: list[int]) -> tuple[dict[Action, int], int]:
@@ -263,37 +251,6 @@ def _replied(view: View, worlds: Worlds, hands: list[int]) -> tuple[dict[Action,
         nodes += last_nodes()
         values[action] = value if not (deal.turn ^ seat) & 1 else -value
     return values, nodes
-
-
-def _clearly_better(these: list[int], those: list[int]) -> bool:
-    """Whether ``these`` beat ``those`` (paired by world) by :data:`CONFIDENCE` standard
-    errors of the mean difference."""
-    diffs = [a - b for a, b in zip(these, those, strict=True)]
-    n = len(diffs)
-    mean = sum(diffs) / n
-    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
-    return mean > 0 and mean * mean * n > CONFIDENCE * CONFIDENCE * var
-
-
-def _value_for(deal: Deal, seat: int) -> int:
-    """The open-hand value of ``deal`` (at its opening lead) for ``seat``'s team."""
-    value = solve_value(deal)
-    return value if not (deal.turn ^ seat) & 1 else -value
-
-
-def _finish_bidding(deal: Deal, seat: int, mine: Action) -> None:
-    """The rest of the bidding: the others by the heuristic's rule, ``seat`` forced to name
-    picks ``mine`` when it may."""
-    while deal.phase is Phase.TRUMP:
-        choices = deal.trump_choices()
-        if deal.turn == seat and mine in choices:
-            choice = mine
-        else:
-            choice = choose_trump(cards_of(deal.hands[deal.turn]), choices)
-        if choice.kind is Kind.PASS:
-            deal.pass_()
-        else:
-            deal.choose(choice.value, deal.turn)
 
 
 # -- soft information from the bidding ------------------------------------------------------
@@ -363,13 +320,12 @@ def why(view: View, action: Action, values: dict[Action, float]) -> dict[str, An
 
     ``kind``: ``play`` (``card``, and the ``effect`` of playing it with its own fields, see
     :func:`_play_effect`),
-    ``take`` or ``leave`` (the roem), ``name`` (``suit``) or ``pass`` searched; ``thumb_pass``,
+    ``take`` or ``leave`` (the roem), ``name`` (``suit``) or ``pass`` valued; ``thumb_pass``,
     ``thumb_name`` (``suit``, ``held`` cards of it, ``top``: ``jack`` or ``nine_ace``) and
-    ``thumb_forced`` (``suit``) by the rule of thumb alone.  Searched: ``value`` (the
+    ``thumb_forced`` (``suit``) by the rule of thumb alone.  Valued: ``value`` (the
     action's expected value), ``margin`` (over the next best) and ``compare``: ``only``
-    (no other choice), ``even`` (a card as good as the next best), ``better``, or ``worse``
-    (a trump choice kept by the rule of thumb though ``next`` looked better: ``pass`` or
-    ``trump:<suit>``).
+    (no other choice), ``even`` (a card as good as the next best) or ``better``; a trump
+    choice also names the ``next`` best: ``pass`` or ``trump:<suit>``.
     """
     if not values:
         return _rule_of_thumb(view, action)
@@ -394,7 +350,7 @@ def why(view: View, action: Action, values: dict[Action, float]) -> dict[str, An
     if not others:
         return {**out, "compare": "only"}
     second = max((a for a in values if a != action), key=lambda a: values[a])
-    return {**out, "compare": "better" if exact >= 0 else "worse", "next": str(second)}
+    return {**out, "compare": "better", "next": str(second)}
 
 
 def reason(view: View, action: Action, values: dict[Action, float]) -> str:
@@ -430,18 +386,18 @@ def english(w: dict[str, Any]) -> str:
         )
     if kind == "name":
         suit = SUIT_NAMES[SUITS.index(w["suit"])]
-        head = f"Name {suit}: expected {_signed(w['value'])} with {suit} as trump"
-    else:
-        head = f"Pass: expected {_signed(w['value'])} by passing"
-    if w["compare"] == "only":
-        return f"{head}; the only choice"
-    nxt = w["next"]
-    what = "passing" if nxt == "pass" else f"naming {SUIT_NAMES[SUITS.index(nxt[-1])]}"
-    if w["compare"] == "better":
+        head = f"Name {suit}: your hand is worth about {_signed(w['value'])} with {suit} as trump"
+        if w["compare"] == "only":
+            return f"{head}; the only choice"
+        nxt = w["next"]
+        what = "passing" if nxt == "pass" else f"naming {SUIT_NAMES[SUITS.index(nxt[-1])]}"
         return f"{head}, {_signed(margin)} over {what}"
+    if w["compare"] == "only":
+        return f"Pass: expected {_signed(w['value'])}; the only choice"
+    best = SUIT_NAMES[SUITS.index(w["next"][-1])]
     return (
-        f"{head}; {what} looks {-margin:.0f} better in the worlds searched, "
-        f"not clearly enough to leave the rule of thumb"
+        f"Pass: your hand is worth about {_signed(w['value'] - margin)} with {best}, "
+        f"less than passing ({_signed(w['value'])})"
     )
 
 

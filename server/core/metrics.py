@@ -49,6 +49,13 @@ class Metrics:
             ["purpose"],
             registry=r,
         )
+        self.bot_budgets = Counter(
+            "klaverjas_bot_budgets",
+            "CPU moves searched, by the budget searched with (smaller than the server's when "
+            "the pool was busy)",
+            ["budget"],
+            registry=r,
+        )
         self.bot_waits = Counter(
             "klaverjas_bot_waits",
             "Moves of the daily game that waited for a place in a full worker pool (never "

@@ -10,10 +10,13 @@ is decided by ``heuristic`` at once (counted as a fallback) while a hint is refu
 
 A move's search must also be *expected in time*: a free worker always takes it, but one
 that would queue is only taken when the searches before it and itself are expected to end
-within ``within`` seconds (the CPU delay, which runs meanwhile).  The expectation is a
-running mean of the workers' seconds by the position's size (cards in hand, cards on the
-table), learned as they answer: an opening lead costs a hundred times an endgame card, so
-a count of searches says little about the wait.  The workers run at a lower priority
+within ``within`` seconds (the CPU delay, which runs meanwhile).  When the server's budget
+would not, the move searches with a smaller one (:data:`STEPS`: a quarter, a sixteenth)
+that would, and only when even the smallest would be late is it played by ``heuristic``:
+the server degrades by budget, not by level.  The expectation is a running mean of the
+workers' seconds by budget and the position's size (cards in hand, cards on the table),
+learned as they answer: an opening lead costs a hundred times an endgame card, so a count
+of searches says little about the wait.  The workers run at a lower priority
 (:data:`NICE`) than the server, so searching never delays a human's move.
 
 A move asked with ``wait`` (the daily game's: everyone's CPUs must decide alike, so a move
@@ -67,6 +70,7 @@ BOTS_BUSY = "bots_busy"
 INLINE = frozenset({"random", HEURISTIC})  # cheap enough for the event loop
 RETRY_AFTER = 1.0  # seconds a refused hint should wait
 NICE = 10  # the workers' niceness above the server's: the event loop comes first
+STEPS = (1, 4, 16)  # a busy pool's move searches with the server's budget divided by these
 LEARN = 0.2  # the weight of a new measure in a kind of search's running mean of seconds
 UNKNOWN = 0.1  # seconds expected of a kind of search not measured yet
 
@@ -156,6 +160,7 @@ class Bots:
         self.workers = max(1, workers)
         self.capacity = self.workers + max(0, queue)
         self.budget = budget
+        self.budgets = sorted({max(1, budget // step) for step in STEPS}, reverse=True)
         self.metrics = metrics
         self.within = within  # seconds a move's search may wait and run (the CPU delay)
         self._pool: concurrent.futures.ProcessPoolExecutor | None = None
@@ -175,16 +180,18 @@ class Bots:
             return _done(decide(level, view, seed, self.budget)[0])
         if self.budget < 1:  # searching is turned off: strong plays as heuristic
             return _done(fallback(view, seed))
-        kind = ("move", *size(view))
-        searched = None
-        if wait or self._in_time(self._expect(kind)):
-            searched = self.submit(decide, level, view, seed, self.budget, kind=kind)
+        # the largest budget expected to end in time (the daily game's: the server's, exact)
+        fits = (b for b in self.budgets if wait or self._in_time(self._expect_move(b, view)))
+        budget = next(fits, 0)
+        kind = ("move", budget, *size(view))
+        searched = self.submit(decide, level, view, seed, budget, kind=kind) if budget else None
         if searched is None and wait and not self._closed:
             self.metrics.bot_waits.inc()
-            searched = self._wait(kind, decide, level, view, seed, self.budget)
+            searched = self._wait(kind, decide, level, view, seed, budget)
         if searched is None:
             self.metrics.bot_fallbacks.labels("move").inc()
             return _done(fallback(view, seed))
+        self.metrics.bot_budgets.labels(str(budget)).inc()
         return _first(searched)
 
     def advise(self, view: View, seed: str) -> asyncio.Future[dict[str, Any]]:
@@ -227,6 +234,12 @@ class Bots:
 
     def _expect(self, kind: Kind) -> float:
         return self._seconds.get(kind, UNKNOWN)
+
+    def _expect_move(self, budget: int, view: View) -> float:
+        """The seconds a move's search of ``budget`` is expected to take: as measured, or
+        until it is, as much as the server's budget (a smaller one never costs more)."""
+        found = self._seconds.get(("move", budget, *size(view)))
+        return found if found is not None else self._expect(("move", self.budget, *size(view)))
 
     def _start(self, kind: Kind, fn: Job, *args: Any) -> asyncio.Future:
         task = asyncio.ensure_future(self._search(fn, *args))

@@ -1,5 +1,6 @@
 // The review of a finished match: one deal at a time, trick by trick, all four hands open,
-// and each of your plays against the exact solver (values, best cards, points lost, label).
+// each of your plays against the exact solver (values, best cards, points lost, label), and
+// before them each of your trump choices against the strong CPU's trump evaluation (the same).
 //
 // The state is `app.review`, changed only by the pure reducers below (no DOM); the
 // render function draws the #review screen from it.
@@ -147,6 +148,23 @@ const TEXT = strings('review', {
   playAria: 'Trick {n}: you played {card}',
   playAriaLost: 'Trick {n}: you played {card}, lost {lost}',
   playAriaLabel: 'Trick {n}: you played {card}, lost {lost}, {label}', // {label}: Inaccuracy, Mistake or Blunder
+  // your trump choices in the deal (each pass, and the suit you named), before the tricks
+  yourBid: 'Your trump choice',
+  yourBids: 'Your trump choices',
+  toBid1: '(1st to choose)',
+  toBid2: '(2nd to choose)',
+  toBid3: '(3rd to choose)',
+  toBid4: '(4th to choose)',
+  toBidForced: '(everyone passed: you had to name trump)',
+  youPassed: 'You passed.',
+  youNamed: 'You named {suit}.', // {suit}: the suit's symbol and name
+  passChoice: 'pass', // passing, as one of the choices in a list
+  bidBest: 'Best: {choices}', // the best choices, when yours was not; each with its value
+  bidBestAlso: 'A best choice; as good: {choices}',
+  bidTheBest: 'The best choice.',
+  bidValues: { one: 'Value of your {n} choice', other: 'Values of your {n} choices' },
+  bidValuesWhy: 'Each choice’s value: what your hand was worth with it by the strong CPU’s trump evaluation, in our score minus theirs for this deal.',
+  bidChip: 'your choice', // the mark of the choice you made in the list of values
 });
 
 // A plural's form with elements in its slots (the count shown bold, ...).
@@ -296,6 +314,14 @@ function teamName(r, reply, team) {
 
 const signed = (n) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : '0');
 
+// A value with at most one decimal (a trump choice's), in the page's language; signed as above.
+const decimal = (n) => Math.abs(n).toLocaleString(currentLanguage(), { maximumFractionDigits: 1 });
+const signedDecimal = (n) => {
+  const shown = decimal(n);
+  if (shown === '0') return '0';
+  return n > 0 ? `+${shown}` : `−${shown}`;
+};
+
 // A card in a line of text: symbols to the eye, words to a screen reader.
 function cardText(card, attrs = {}) {
   return h('span', { ...attrs, class: ['card-text', isRed(suitOf(card)) && 'red', attrs.class], dataset: { card, ...(attrs.dataset || {}) } },
@@ -423,6 +449,7 @@ function dealView(r, reply) {
       trickNav(r, reply)),
     h('aside', { class: 'review-side' },
       summaryView(r, reply),
+      bidsView(r, reply),
       end ? null : playView(r, reply, mine, trick),
       playsList(r, reply, plays)));
 }
@@ -632,6 +659,59 @@ function bestLine(mine, best) {
   const cards = others.map((c, i) => [i ? ', ' : '', cardText(c, { class: 'best-card' })]);
   if (!best) return fillParts(TEXT.best, { cards });
   return others.length ? fillParts(TEXT.bestAlso, { cards }) : TEXT.theBest;
+}
+
+// A trump choice in a line of text: the suit's symbol and name, or "pass"; `short`: the
+// symbol alone to the eye (a list of values), the name to a screen reader.
+function choiceText(action, attrs = {}, short = false) {
+  if (!action.startsWith('trump:')) return h('span', { ...attrs, class: ['choice-text', 'pass', attrs.class], dataset: { choice: action } }, TEXT.passChoice);
+  const suit = action.slice(6).toLowerCase();
+  return h('span', { ...attrs, class: ['choice-text', isRed(suit) && 'red', attrs.class], dataset: { choice: action } },
+    h('span', { class: 'choice-symbol', 'aria-hidden': 'true' }, SUIT_SYMBOLS[suit]),
+    short ? h('span', { class: 'sr-only' }, SUIT_NAMES[suit]) : [' ', SUIT_NAMES[suit]]);
+}
+
+// Your trump choices in the deal, before the tricks as the bidding was: each with its
+// verdict (as a play's) and every choice's value.
+function bidsView(r, reply) {
+  const bids = reply.bids ?? [];
+  if (seatOf(reply) === null || !bids.length) return null;
+  return h('section', { id: 'review-bids', class: 'panel review-bids', 'aria-labelledby': 'review-bids-title', dataset: { key: 'bids' } },
+    h('h2', { id: 'review-bids-title' }, bids.length > 1 ? TEXT.yourBids : TEXT.yourBid),
+    h('ol', { class: 'review-bid-list' }, bids.map((bid) => bidView(bid))),
+    h('p', { class: 'muted small' }, TEXT.bidValuesWhy));
+}
+
+function bidView(bid) {
+  const values = Object.entries(bid.values).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+  const top = values.length ? values[0][1] : 0;
+  const best = bid.best.includes(bid.action);
+  const order = bid.index < 4 ? TEXT[`toBid${bid.index + 1}`] : TEXT.toBidForced;
+  const others = bid.best.filter((c) => !best || c !== bid.action);
+  const choices = others.map((c, i) => [i ? ', ' : '', choiceText(c, { class: 'best-choice' }), ` (${signedDecimal(bid.values[c])})`]);
+  let bestLine = TEXT.bidTheBest;
+  if (!best) bestLine = fillParts(TEXT.bidBest, { choices });
+  else if (others.length) bestLine = fillParts(TEXT.bidBestAlso, { choices });
+  const made = bid.action === 'pass'
+    ? TEXT.youPassed
+    : fillParts(TEXT.youNamed, { suit: choiceText(bid.action, { class: 'made-choice' }) });
+  return h('li', {
+    class: ['review-bid', bid.label && `has-${bid.label}`],
+    dataset: { index: bid.index, action: bid.action, lost: bid.lost, label: bid.label ?? '', best: bid.best.join(' '), key: `b${bid.index}` },
+  },
+  h('p', { class: 'review-bid-made' }, made, ' ', h('span', { class: 'muted small' }, order), ' ', badge(bid.label)),
+  h('p', { class: 'review-best' }, bestLine),
+  h('p', { class: 'review-lost' },
+    bid.lost
+      ? h('strong', {}, fill(TEXT.lost, { n: decimal(bid.lost) }))
+      : h('span', { class: 'muted' }, TEXT.nothingLost)),
+  h('ol', { class: 'value-list bid-values', 'aria-label': plural(TEXT.bidValues, values.length) }, values.map(([choice, value]) => h('li', {
+    class: [choice === bid.action && 'played', value === top && 'best'], dataset: { choice, value, key: choice },
+  },
+  choiceText(choice, {}, true),
+  h('span', { class: 'value' }, signedDecimal(value)),
+  h('span', { class: 'value-diff muted small' }, value === top ? TEXT.bestValue : signedDecimal(value - top)),
+  choice === bid.action ? h('span', { class: 'chip you' }, TEXT.bidChip) : null))));
 }
 
 function playsList(r, reply, plays) {

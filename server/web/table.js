@@ -133,14 +133,11 @@ const HINTS = strings('table.hints', {
   discards: 'discards; the opponents hold the trick',
   take: 'Take the roem: expected {margin} over leaving it',
   leave: 'Leave the roem: it would count for the other side if the deal goes nat; expected {margin} over taking it',
-  nameOnly: 'Name {suit}: expected {value} with {suit} as trump; the only choice',
-  nameOverPass: 'Name {suit}: expected {value} with {suit} as trump, {margin} over passing',
-  nameOverName: 'Name {suit}: expected {value} with {suit} as trump, {margin} over naming {next}',
-  nameUnderPass: 'Name {suit}: expected {value} with {suit} as trump; passing looks {margin} better in the deals searched, not clearly enough to leave the rule of thumb',
-  nameUnderName: 'Name {suit}: expected {value} with {suit} as trump; naming {next} looks {margin} better in the deals searched, not clearly enough to leave the rule of thumb',
+  nameOnly: 'Name {suit}: your hand is worth about {value} with {suit} as trump; the only choice',
+  nameOverPass: 'Name {suit}: your hand is worth about {value} with {suit} as trump, {margin} over passing',
+  nameOverName: 'Name {suit}: your hand is worth about {value} with {suit} as trump, {margin} over naming {next}',
   passOnly: 'Pass: expected {value} by passing; the only choice',
-  passOverName: 'Pass: expected {value} by passing, {margin} over naming {next}',
-  passUnderName: 'Pass: expected {value} by passing; naming {next} looks {margin} better in the deals searched, not clearly enough to leave the rule of thumb',
+  passOverName: 'Pass: your hand is worth about {best} with {next}, less than passing ({value})',
   thumbPass: 'Pass: no suit of three or more cards with its jack, or its nine and ace',
   thumbJack: { one: 'Name {suit}: {n} card of it, with its jack', other: 'Name {suit}: {n} cards of it, with its jack' },
   thumbNineAce: { one: 'Name {suit}: {n} card of it, with its nine and ace', other: 'Name {suit}: {n} cards of it, with its nine and ace' },
@@ -467,10 +464,9 @@ export function hintWords(hint) {
   const w = hint.why;
   if (!w) return hint.reason ?? '';
   const signed = (x) => Number(x ?? 0).toLocaleString(currentLanguage(), { signDisplay: 'exceptZero', maximumFractionDigits: 0 });
-  const unsigned = (x) => Math.abs(Number(x ?? 0)).toLocaleString(currentLanguage(), { maximumFractionDigits: 0 });
   const suit = SUIT_NAMES[w.suit];
   const next = w.next && w.next !== 'pass' ? SUIT_NAMES[w.next.slice(-1).toLowerCase()] : null;
-  const values = { suit, next, value: signed(w.value), margin: w.compare === 'worse' ? unsigned(w.margin) : signed(w.margin) };
+  const values = { suit, next, value: signed(w.value), margin: signed(w.margin) };
   switch (w.kind) {
     case 'thumb_pass':
       return HINTS.thumbPass;
@@ -492,8 +488,8 @@ export function hintWords(hint) {
     default: {
       const head = w.kind === 'name' ? 'name' : 'pass';
       if (w.compare === 'only') return fill(HINTS[`${head}Only`], values);
-      const over = w.compare === 'worse' ? 'Under' : 'Over';
-      return fill(HINTS[`${head}${over}${next ? 'Name' : 'Pass'}`] ?? hint.reason, values);
+      const best = signed(Number(w.value ?? 0) - Number(w.margin ?? 0));
+      return fill(HINTS[`${head}Over${next ? 'Name' : 'Pass'}`] ?? hint.reason, { ...values, best });
     }
   }
 }

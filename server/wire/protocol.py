@@ -768,6 +768,7 @@ class ReviewOut(_Msg):
     deals: int
     deal: dict[str, Any] = Field(description="The deal record: hands, plays, tricks, result.")
     plays: list[dict[str, Any]]
+    bids: list[dict[str, Any]] = Field(description="Your trump choices, valued.")
 
 
 class NicknameOut(_Msg):

@@ -132,6 +132,84 @@ async def expect_verdicts(tab: Tab, reply: dict[str, Any]) -> None:
     await expect(page.locator('#review-summary [data-count="lost"]')).to_have_attribute(
         "data-value", str(lost)
     )
+    await expect_bids(tab, reply)
+
+
+def tenths(x: float) -> str:
+    """A trump choice's value as the page shows it in English: at most one decimal, signed
+    with a true minus sign."""
+    shown = f"{abs(x):.1f}".removesuffix(".0")
+    return "0" if shown == "0" else f"+{shown}" if x > 0 else f"\u2212{shown}"
+
+
+async def expect_bids(tab: Tab, reply: dict[str, Any]) -> None:
+    """The page's trump choices in the deal equal the server's review of them (``bids``):
+    one block a choice, before the plays, with the choice made, the best ones, what it lost,
+    its label and every choice's value; no block in a deal where the page chose nothing."""
+    page = tab.page
+    panel = page.locator("#review-bids")
+    if not reply["bids"]:
+        await expect(panel).to_have_count(0)
+        return
+    rows = panel.locator(".review-bid")
+    await expect(rows).to_have_count(len(reply["bids"]))
+    shown = await rows.evaluate_all(
+        "els => els.map(e => [Number(e.dataset.index), e.dataset.action, Number(e.dataset.lost),"
+        " e.dataset.label, e.dataset.best, e.querySelector('.verdict')?.dataset.label ?? ''])"
+    )
+    wanted = [
+        [
+            b["index"],
+            b["action"],
+            b["lost"],
+            b["label"] or "",
+            " ".join(b["best"]),
+            b["label"] or "",
+        ]
+        for b in reply["bids"]
+    ]
+    assert shown == wanted, (shown, wanted)
+    # the bidding comes first: its panel stands before the verdict on a play
+    assert await page.evaluate(
+        "() => { const b = document.querySelector('#review-bids'),"
+        " p = document.querySelector('#review-play, #review-plays');"
+        " return !p || Boolean(b.compareDocumentPosition(p) & Node.DOCUMENT_POSITION_FOLLOWING); }"
+    )
+    for i, bid in enumerate(reply["bids"]):
+        row = rows.nth(i)
+        if bid["action"] == "pass":
+            await expect(row.locator(".review-bid-made")).to_contain_text("You passed.")
+        else:
+            await expect(row.locator(".review-bid-made")).to_contain_text("You named")
+            await expect(row.locator(".made-choice")).to_have_attribute(
+                "data-choice", bid["action"]
+            )
+        # the best choices, in the line under it: all of them, or the others as good
+        others = [c for c in bid["best"] if c != bid["action"]]
+        named = await row.locator(".review-best .best-choice").evaluate_all(
+            "els => els.map(e => e.dataset.choice)"
+        )
+        assert sorted(named) == sorted(others), (named, bid)
+        if bid["action"] in bid["best"]:
+            await expect(row.locator(".review-lost")).to_have_text("Nothing lost.")
+        else:
+            await expect(row.locator(".review-best")).to_contain_text("Best:")
+            await expect(row.locator(".review-lost")).to_have_text(
+                f"Lost {tenths(bid['lost'])[1:]}"
+            )
+        # every choice with its value, the one made and the best marked
+        items = row.locator(".bid-values li")
+        await expect(items).to_have_count(len(bid["values"]))
+        listed = await items.evaluate_all(
+            "els => els.map(e => [e.dataset.choice, Number(e.dataset.value),"
+            " e.classList.contains('played'), e.classList.contains('best'),"
+            " e.querySelector('.value').textContent])"
+        )
+        assert {c: v for c, v, *_ in listed} == bid["values"], (listed, bid)
+        assert [c for c, _, played, *_ in listed if played] == [bid["action"]], listed
+        assert sorted(c for c, _, _, best, _ in listed if best) == sorted(bid["best"]), listed
+        assert all(text == tenths(v) for _, v, _, _, text in listed), listed
+        await expect(row.locator(".bid-values li.played .chip")).to_have_text("your choice")
 
 
 async def test_a_finished_solo_game_reviewed_deal_by_deal(site: Site, open_tab) -> None:
@@ -243,6 +321,59 @@ async def test_a_finished_solo_game_reviewed_deal_by_deal(site: Site, open_tab) 
     assert [list(d.result.score) for d in match.sheet] == [
         r["deal"]["result"]["score"] for r in replies
     ]
+    tab.assert_clean()
+
+
+async def test_the_review_shows_each_trump_choice(site: Site, open_tab) -> None:
+    """A solo game of four deals: the page's seat (0) chooses first in the fourth deal (dealt
+    by seat 3), so it makes a trump choice there at least; each deal's review shows the
+    page's choices as the server reviewed them, and none where it made none."""
+    tab: Tab = await open_tab()
+    await tab.hello("ann")
+    page = tab.page
+    room_id, _ = await start_solo(tab, deals=4)
+    me = await same_player(site, tab)
+    await tab.play(until="#result", seconds=360)
+    replies = []
+    for deal in range(4):
+        reply = await me.request(
+            {"type": "review", "match_id": room_id, "deal": deal}, "review", timeout=60
+        )
+        assert reply["type"] == "review" and reply["seat"] == 0, reply
+        replies.append(reply)
+    first = replies[3]["bids"]
+    assert first and first[0]["index"] == 0, first  # the first to choose: always a choice
+    for reply in replies:
+        for bid in reply["bids"]:
+            assert bid["action"] in bid["values"] and set(bid["best"]) <= set(bid["values"]), bid
+
+    await page.locator("#result button[data-review-match]").click()
+    screen = page.locator("#review")
+    await expect(screen).to_have_attribute("data-state", "review", timeout=60_000)
+    for deal in (3, 0, 1, 2):
+        await page.locator("#review-deal-select").select_option(str(deal))
+        await expect(screen).to_have_attribute("data-deal", str(deal))
+        await expect(screen).to_have_attribute("data-state", "review", timeout=60_000)
+        await expect_bids(tab, replies[deal])
+    # the deal with a choice, at each step: the block stays, before the tricks' verdicts
+    await page.locator("#review-deal-select").select_option("3")
+    await expect(screen).to_have_attribute("data-deal", "3")
+    await expect_bids(tab, replies[3])
+    await page.locator('#review button[data-review-trick="end"]').click()
+    await expect(screen).to_have_attribute("data-trick", "8")
+    await expect_bids(tab, replies[3])
+    await page.locator('#review button[data-review-trick="first"]').click()
+    await expect(screen).to_have_attribute("data-trick", "0")
+    await shot(tab, "review-bids.png")
+
+    # on a phone: the same block, nothing wider than the screen
+    await page.set_viewport_size(PHONE)
+    await expect_bids(tab, replies[3])
+    await expect(page.locator("#review-bids")).to_be_visible()
+    await no_sideways_scroll(tab)
+    await page.locator("#review-bids").scroll_into_view_if_needed()
+    await shot(tab, "review-bids-phone.png")
+    await page.set_viewport_size(DESKTOP)
     tab.assert_clean()
 
 

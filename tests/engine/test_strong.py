@@ -13,7 +13,7 @@ import pytest
 from engine import LEAVE, PASS, TAKE, Action, Deal, Phase, Rules, parse_hands
 from engine.cards import SUIT_NAMES
 from engine.policies import HeuristicPolicy, RandomPolicy, StrongPolicy, policy
-from engine.policies.strong import DEFAULT_BUDGET, TRUMP_FACTOR, TRUMP_SEARCH, card_label
+from engine.policies.strong import DEFAULT_BUDGET, card_label
 from engine.rules import RoemMode, TrumpMode, Variant
 from engine.views import deal_view
 from tests.engine.helpers import ROOT, klaverjas
@@ -56,10 +56,10 @@ print(json.dumps([str(advice.action), {str(a): v for a, v in advice.values.items
 @pytest.mark.parametrize(
     ("rules", "seed", "steps", "budget", "options"),
     [
-        (Rules(), 11, 0, 2000, {}),  # the first bid, searched
+        (Rules(), 11, 0, 2000, {}),  # the first bid: the evaluator, passing in sampled worlds
+        (Rules(trump_mode=TrumpMode.TURNED), 3, 0, 1, {}),  # the turned card's first bid
         (Rules(roem=RoemMode.CLAIM, variant=Variant.ROTTERDAM), 5, 14, 300, {}),
         (Rules(trump_mode=TrumpMode.TURNED), 8, 20, 300, {}),
-        (Rules(), 11, 0, 300, {"rollouts": 8}),  # the first bid, by heuristic playouts
         (Rules(), 7, 13, 300, {"pool": 60, "eps_opponent": 0.02}),  # inference from play
         (Rules(), 7, 13, 300, {"prior": 20.0}),  # the heuristic's card as a prior
         (Rules(trump_mode=TrumpMode.TURNED), 8, 20, 300, {"replies": 1}),  # modelled replies
@@ -169,15 +169,22 @@ def test_takes_or_leaves_roem_in_claim_mode() -> None:
     assert advice.reason.startswith("Take the roem" if advice.action == TAKE else "Leave")
 
 
-@pytest.mark.parametrize(("seed", "mode"), [(4, TrumpMode.BIDDING), (6, TrumpMode.DEALER)])
+@pytest.mark.parametrize(
+    ("seed", "mode"),
+    [(4, TrumpMode.BIDDING), (6, TrumpMode.DEALER), (2, TrumpMode.FORCED), (5, TrumpMode.TURNED)],
+)
 def test_trump_advice_names_a_suit_or_passes(seed: int, mode: TrumpMode) -> None:
+    """Every budget chooses trump alike, by the evaluator, with every choice valued; the
+    rule of thumb (``rule_trump``, for measuring) gives no values."""
     deal = Deal.shuffled(Rules(trump_mode=mode), seed, 0, 0)
     view = deal_view(deal, deal.turn)
-    searched = StrongPolicy(TRUMP_SEARCH // TRUMP_FACTOR).advise(view, random.Random(1))
-    assert set(searched.values) == set(deal.legal_actions())
-    quick = StrongPolicy(TRUMP_SEARCH // TRUMP_FACTOR - 1).advise(view, random.Random(1))
-    assert quick.values == {} and quick.action == HeuristicPolicy().act(view, random.Random())
-    for advice in (searched, quick):
+    valued = StrongPolicy(1000).advise(view, random.Random(1))
+    assert set(valued.values) == set(deal.legal_actions())
+    assert valued.values[valued.action] == max(valued.values.values())
+    assert StrongPolicy(1).advise(view, random.Random(1)) == valued
+    rule = StrongPolicy(1000, rule_trump=1).advise(view, random.Random(1))
+    assert rule.values == {} and rule.action == HeuristicPolicy().act(view, random.Random())
+    for advice in (valued, rule):
         action = advice.action
         head = "Pass" if action == PASS else f"Name {SUIT_NAMES[action.value]}"
         assert advice.reason.startswith(f"{head}: ")

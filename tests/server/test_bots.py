@@ -17,12 +17,12 @@ from typing import Any
 import pytest
 
 from client import GameClient
-from engine import Action, Match, Phase, Rules
+from engine import Action, Match, Rules
 from engine.policies import StrongPolicy
 from engine.views import View, view
 from server.core.metrics import Metrics
 from server.runtime.actor_messages import ReplaceWithCpu
-from server.runtime.bots import Bots, decide, fallback
+from server.runtime.bots import Bots, decide, fallback, size
 from server.table.room_actor import RoomActor
 from tests.server.bots_hold import hold
 from tests.server.conftest import (
@@ -199,6 +199,41 @@ async def test_a_move_not_expected_in_time_is_played_by_heuristic_at_once(
         await bots.close()
 
 
+async def test_a_busy_pool_searches_with_a_smaller_budget_before_falling_back(
+    tmp_path: Path,
+) -> None:
+    """Degrade by budget, not by level: a move whose search at the server's budget would be
+    late searches with the largest smaller budget expected in time; ``heuristic`` plays it
+    only when even the smallest would be late."""
+    metrics = Metrics()
+    bots = Bots(1, 4, 16, metrics, within=0.5)
+    assert bots.budgets == [16, 4, 1]
+    match = Match(Rules.from_dict(ONE_DEAL), 7, 0)
+    seen, seed = view(match, match.turn), "7/0"
+    kind = size(seen)
+    # what the workers' answers would have taught it: the full budget is slow here
+    taught = {16: 1.0, 4: 0.3, 1: 0.01}
+    bots._seconds.update({("move", b, *kind): s for b, s in taught.items()} | {("slow",): 0.3})
+    budgets = metrics.bot_budgets
+    fallbacks = metrics.bot_fallbacks.labels("move")
+    flag = tmp_path / "go"
+    try:
+        job = bots.submit(hold, str(flag), kind=("slow",))  # 0.3 s ahead on the one worker
+        first = bots.decide("strong", seen, seed)  # 0.3 + 1.0 late, 0.3 + 0.3 late: budget 1
+        assert budgets.labels("1")._value.get() == 1 and fallbacks._value.get() == 0
+        bots._seconds[("move", 1, *kind)] = 0.4  # now even the smallest would be late
+        late = bots.decide("strong", seen, seed)
+        assert late.done() and late.result() == fallback(seen, seed)
+        assert fallbacks._value.get() == 1
+        flag.touch()
+        await job  # type: ignore[misc]
+        assert await first == decide("strong", seen, seed, 1)[0]
+        assert await bots.decide("strong", seen, seed) == decide("strong", seen, seed, 16)[0]
+        assert budgets.labels("16")._value.get() == 1  # a free worker: the server's budget
+    finally:
+        await bots.close()
+
+
 async def test_a_budget_of_zero_turns_searching_off(tmp_path: Path) -> None:
     async with running_harness(tmp_path, bot_budget=0) as h:
         room_id, (solo,) = await h.table("solo", cpu=[1, 2, 3], rules=ONE_DEAL)
@@ -244,8 +279,7 @@ async def expect_hint(h: Harness, players: list[GameClient], room_id: str) -> di
         "action": str(advice.action), "reason": advice.reason, "why": advice.why,
         "values": {str(a): round(v, 1) for a, v in advice.values.items()}, "ref": "x",
     }  # fmt: skip
-    if own.phase is Phase.PLAY:  # a trump choice by the rule of thumb alone has no values
-        assert set(reply["values"]) == {str(a) for a in own.legal}
+    assert set(reply["values"]) == {str(a) for a in own.legal}  # every choice valued
     for other in players:
         if other is not player:
             assert [f for f in await sync(other) if f["type"] == "hint"] == []

@@ -1,0 +1,88 @@
+"""The strong player's trump evaluator: the same on every machine, made by one command."""
+
+from __future__ import annotations
+
+import random
+import runpy
+from pathlib import Path
+
+import pytest
+
+from engine import PASS, Action, Deal, Rules, parse_hands
+from engine.cards import cards_of, parse_card
+from engine.policies import StrongPolicy
+from engine.policies.trump_eval import FEATURE_NAMES, features, fit, value
+from engine.policies.trump_weights import CASES, WEIGHTS
+from engine.views import deal_view
+from tests.engine.helpers import klaverjas
+
+pytestmark = pytest.mark.bots
+
+
+def test_the_shipped_weights_give_the_values_stored_when_they_were_made() -> None:
+    assert len(WEIGHTS) == 4 and all(len(w) == len(FEATURE_NAMES) for w in WEIGHTS)
+    assert len(CASES) >= 24 and {place for *_, place, _ in CASES} == {0, 1, 2, 3}
+    for hand, trump, place, stored in CASES:
+        assert value(cards_of(hand), trump, place) == stored  # exactly, not nearly
+
+
+def test_a_fit_finds_the_weights_that_made_its_data() -> None:
+    rng = random.Random(5)
+    truth = [[rng.uniform(-50, 50) for _ in FEATURE_NAMES] for _ in range(4)]
+    rows = []
+    for n in range(800):
+        hand = rng.sample(range(32), 8)
+        trump, place = n % 4, n // 4 % 4
+        x = features(hand, trump)
+        rows.append((x, sum(w * xi for w, xi in zip(truth[place], x, strict=True)), place))
+    model = fit(rows, ridge=1e-9)
+    for got, want in zip(model["weights"], truth, strict=True):
+        assert got == pytest.approx(want, abs=1e-3)
+    assert all(q["r2"] == 1.0 for q in model["fit"])
+
+
+def test_strong_names_its_strong_suit_and_passes_a_weak_hand() -> None:
+    hands = [
+        "7d 8d 9d Td 7h 8h 7s 8s",
+        "7c 8c 9c Tc Jc Ac Ad As",  # seat 1, first to bid: clubs, from J 9 A 10
+        "Jd Qd Kd 9h Th Jh Qh Kh",
+        "Qc Kc Ah 9s Ts Js Qs Ks",
+    ]
+    deal = Deal(Rules(), 0, parse_hands([h.split() for h in hands]))
+    strong = StrongPolicy()
+    advice = strong.advise(deal_view(deal, 1), random.Random(1))
+    assert advice.action == Action.trump(parse_card("Jc") >> 3)
+    assert advice.values[advice.action] > max(
+        v for a, v in advice.values.items() if a != advice.action
+    )
+    assert advice.reason.startswith("Name clubs: your hand is worth about +")
+    weak = [
+        "Jc 9c Ac Kc Jd 9d Ad Kd",
+        "7c 8c 7d 8d 7h 8h 7s 8s",  # seat 1: sevens and eights only
+        "Tc Qc Td Qd Jh 9h Ah Kh",
+        "Th Qh Js 9s As Ks Ts Qs",
+    ]
+    deal = Deal(Rules(), 0, parse_hands([h.split() for h in weak]))
+    advice = strong.advise(deal_view(deal, 1), random.Random(1))
+    assert advice.action == PASS
+    assert advice.reason.startswith("Pass: your hand is worth about -")
+    assert advice.reason.endswith(f"less than passing ({advice.values[PASS]:+.0f})")
+
+
+def test_the_command_makes_the_same_model_from_the_same_deals_and_resumes(tmp_path: Path) -> None:
+    data, out = tmp_path / "data.jsonl", tmp_path / "weights.py"
+    args = ["trump-model", "--deals", "6", "--seed", "3", "--workers", "1"]
+    made = klaverjas(*args, "--data", str(data), "--out", str(out))
+    assert made.returncode == 0, made.stderr
+    assert "6 deals, 96 samples" in made.stdout
+    first = out.read_text()
+    lines = data.read_text().splitlines()
+    assert len(lines) == 6
+    data.write_text("\n".join(lines[:2]) + "\n")  # as if stopped after two deals
+    again = klaverjas(*args, "--data", str(data), "--out", str(out))
+    assert again.returncode == 0, again.stderr
+    assert sorted(data.read_text().splitlines()) == sorted(lines)  # the four missing, solved
+    assert out.read_text() == first
+    module = runpy.run_path(str(out))
+    for hand, trump, place, stored in module["CASES"]:
+        assert value(cards_of(hand), trump, place, module["WEIGHTS"]) == stored
