@@ -14,8 +14,12 @@ learned offline from the exact solver (what the hand is worth, open-card, with t
 as trump from the seat's place at the table); passing is valued in :data:`PASS_WORLDS`
 sampled worlds by bidding on: the later bidders choose by the heuristic's rule of thumb
 (the seat itself, if the bidding comes back to it, by the evaluator) and the outcome is
-the evaluator's value of the chooser's hand, for the seat's team.  The best value is
-chosen; it costs about a millisecond, so every budget chooses alike.
+the evaluator's value of the chooser's hand, for the seat's team.  Where a suit must be
+named, and for the turned card, the best value is chosen.  In the bidding (pass or any
+suit) whether to name is the rule of thumb's and which suit the evaluator's (``bid_rule``):
+in duplicate matches against the heuristic the evaluator's own pass-or-name did worse than
+the rule's there, though better in open-card values (docs/performance.md, "Strength
+experiments").  It costs about 1.5 ms, the same at every budget.
 
 Soft information from the bidding: a seat that named a suit it would not accept by that
 rule of thumb, or passed a suit it would accept, keeps its world only with probability
@@ -27,11 +31,13 @@ the current trick played by the heuristic's rules (:func:`.rollout.heuristic_car
 their own view of that world) and the rest solved exactly, where plain sampling lets them
 reply as perfectly informed players; ``pool`` candidate worlds weighted by the likelihood
 of the other seats' plays under the heuristic (:mod:`.inference`, error rates
-``eps_opponent`` and ``eps_partner``); ``rule_trump`` makes the trump choice by the
-heuristic's rule of thumb (to measure what the evaluator adds); ``prior`` adds that many
-points, over the square root of the worlds solved, to the heuristic's own card.  All are off
-by default: none measured stronger at the default budget (docs/performance.md, "Strength
-experiments").
+``eps_opponent`` and ``eps_partner``: off, as it more than doubles a decision's CPU and a
+busy server then falls back to the heuristic far more often);
+``rule_trump`` makes the trump choice by the heuristic's rule of thumb (to measure what the
+evaluator adds), ``bid_rule=0`` lets the evaluator decide whether to name in the bidding
+too; ``prior`` adds that many points, over the square root of the worlds solved, to the
+heuristic's own card.  ``replies`` and ``prior`` are off: they measured no stronger at the
+default budget (docs/performance.md, "Strength experiments").
 """
 
 from __future__ import annotations
@@ -100,6 +106,7 @@ class StrongPolicy:
         eps_opponent: float = EPS_OPPONENT,
         eps_partner: float = EPS_PARTNER,
         rule_trump: int = 0,
+        bid_rule: int = 1,
         replies: int = REPLIES,
         prior: float = PRIOR,
     ) -> None:
@@ -110,6 +117,7 @@ class StrongPolicy:
         self.eps_opponent = eps_opponent
         self.eps_partner = eps_partner
         self.rule_trump = rule_trump
+        self.bid_rule = bool(bid_rule)
         self.replies = replies
         self.prior = prior
 
@@ -122,15 +130,16 @@ class StrongPolicy:
         """The decision for ``view``'s seat, its values, and why."""
         if view.seat is None or not view.legal:
             raise ValueError("the view has no decision to make")
+        by_rule = False
         if view.phase is Phase.TRUMP:
-            action, values = self._trump_choice(view, rng)
+            action, values, by_rule = self._trump_choice(view, rng)
         else:
             values, solved = self._play_values(view, rng)
             bonus = dict.fromkeys(view.legal, 0.0)
             if self.prior:  # the heuristic's card, by less the more worlds were solved
                 bonus[_HEURISTIC.act(view, rng)] = self.prior / solved**0.5
             action = max(view.legal, key=lambda a: values[a] + bonus[a])  # the first on ties
-        w = why(view, action, values)
+        w = _rule_of_thumb(view, action) if by_rule else why(view, action, values)
         return Advice(action, values, english(w), w)
 
     def _play_values(self, view: View, rng: random.Random) -> tuple[dict[Action, float], int]:
@@ -181,11 +190,20 @@ class StrongPolicy:
             return [], []
         return pool, cum
 
-    def _trump_choice(self, view: View, rng: random.Random) -> tuple[Action, dict[Action, float]]:
+    def _trump_choice(
+        self, view: View, rng: random.Random
+    ) -> tuple[Action, dict[Action, float], bool]:
+        """The choice, every choice's value, and whether the rule of thumb made it."""
+        rule = choose_trump(view.hand, view.legal)
         if self.rule_trump:
-            return choose_trump(view.hand, view.legal), {}
+            return rule, {}, True
         values = trump_values(view, rng)
-        return max(view.legal, key=values.__getitem__), values  # the first on ties
+        names = view.legal
+        if self.bid_rule and tuple(view.legal) == BID_CHOICES:  # whether to name: the rule's
+            if rule == PASS:
+                return PASS, values, True
+            names = TRUMPS
+        return max(names, key=values.__getitem__), values, False  # the first on ties
 
 
 def trump_values(view: View, rng: random.Random) -> dict[Action, float]:

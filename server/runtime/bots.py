@@ -70,7 +70,9 @@ BOTS_BUSY = "bots_busy"
 INLINE = frozenset({"random", HEURISTIC})  # cheap enough for the event loop
 RETRY_AFTER = 1.0  # seconds a refused hint should wait
 NICE = 10  # the workers' niceness above the server's: the event loop comes first
-STEPS = (1, 4, 16)  # a busy pool's move searches with the server's budget divided by these
+STEPS = (1, 4, 16, 64)  # a busy pool's move searches with the server's budget divided by these
+SLACK = 0.7  # a queued search must be expected to end within this share of the CPU delay
+HANDLING = 0.005  # seconds a search takes beyond its own: handed over, answered
 LEARN = 0.2  # the weight of a new measure in a kind of search's running mean of seconds
 UNKNOWN = 0.1  # seconds expected of a kind of search not measured yet
 
@@ -184,7 +186,10 @@ class Bots:
         fits = (b for b in self.budgets if wait or self._in_time(self._expect_move(b, view)))
         budget = next(fits, 0)
         kind = ("move", budget, *size(view))
-        searched = self.submit(decide, level, view, seed, budget, kind=kind) if budget else None
+        searched = None
+        if budget:  # bounded by its time if it has one to keep (the daily game's waits)
+            timed = self.within > 0 and not wait
+            searched = self.submit(decide, level, view, seed, budget, kind=kind, counted=not timed)
         if searched is None and wait and not self._closed:
             self.metrics.bot_waits.inc()
             searched = self._wait(kind, decide, level, view, seed, budget)
@@ -208,38 +213,44 @@ class Bots:
             )
         return _first(searched)
 
-    def submit(self, fn: Job, *args: Any, kind: Kind = OTHER) -> asyncio.Future | None:
+    def submit(
+        self, fn: Job, *args: Any, kind: Kind = OTHER, counted: bool = True
+    ) -> asyncio.Future | None:
         """``fn(*args)`` in a worker, as a future of its ``(answer, seconds)``; None when
-        ``capacity`` searches are already running or queued, or searches wait for a place.
-        ``kind`` names what the search costs alike (see :func:`size`)."""
+        ``capacity`` searches are already running or queued (unless not ``counted``: a move
+        whose time was checked), or searches wait for a place.  ``kind`` names what the
+        search costs alike (see :func:`size`)."""
         self._admit()
-        if self._closed or self._waiting or len(self._live()) >= self.capacity:
+        full = counted and len(self._live()) >= self.capacity
+        if self._closed or self._waiting or full:
             return None
         return self._start(kind, fn, *args)
 
     def _in_time(self, seconds: float) -> bool:
         """Whether a search of ``seconds`` is expected to end within :attr:`within`: at
-        once on a free worker, else after an equal share of what is ahead of it (those
-        already running less the time they have run).  With no time to keep (a CPU delay
-        of 0) searches queue as far as the count allows."""
+        once on a free worker, else once the first worker frees, the searches ahead of it
+        run in the order handed over, each on the first worker free (one that has run past
+        its expectation is taken to end now).  With no time to keep (a CPU delay of 0)
+        searches queue as far as the count allows."""
         live = self._live()
         if self.within <= 0 or len(live) < self.workers:
             return True
         now = time.monotonic()
-        ahead = sum(
-            max(0.0, e.seconds - (now - e.since)) if i < self.workers else e.seconds
-            for i, e in enumerate(live.values())
-        )  # the pool runs its jobs in the order handed over
-        return ahead / self.workers + seconds <= self.within
+        free = [now - self.within] * self.workers  # when each worker is next free
+        for e in live.values():
+            first = min(range(self.workers), key=free.__getitem__)
+            free[first] = max(now, max(free[first], e.since) + e.seconds + HANDLING)
+        return min(free) + seconds + HANDLING - now <= SLACK * self.within
 
     def _expect(self, kind: Kind) -> float:
         return self._seconds.get(kind, UNKNOWN)
 
     def _expect_move(self, budget: int, view: View) -> float:
         """The seconds a move's search of ``budget`` is expected to take: as measured, or
-        until it is, as much as the server's budget (a smaller one never costs more)."""
+        until it is, the server's budget's in proportion (a search's work is its budget)."""
         found = self._seconds.get(("move", budget, *size(view)))
-        return found if found is not None else self._expect(("move", self.budget, *size(view)))
+        full = self._expect(("move", self.budget, *size(view)))
+        return found if found is not None else full * budget / self.budget
 
     def _start(self, kind: Kind, fn: Job, *args: Any) -> asyncio.Future:
         task = asyncio.ensure_future(self._search(fn, *args))

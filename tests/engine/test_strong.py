@@ -174,13 +174,21 @@ def test_takes_or_leaves_roem_in_claim_mode() -> None:
     [(4, TrumpMode.BIDDING), (6, TrumpMode.DEALER), (2, TrumpMode.FORCED), (5, TrumpMode.TURNED)],
 )
 def test_trump_advice_names_a_suit_or_passes(seed: int, mode: TrumpMode) -> None:
-    """Every budget chooses trump alike, by the evaluator, with every choice valued; the
-    rule of thumb (``rule_trump``, for measuring) gives no values."""
+    """Every budget chooses trump alike, with every choice valued: a suit named is the
+    evaluator's best; in the bidding, whether to name is the rule of thumb's.  The rule of
+    thumb alone (``rule_trump``, for measuring) gives no values."""
     deal = Deal.shuffled(Rules(trump_mode=mode), seed, 0, 0)
     view = deal_view(deal, deal.turn)
     valued = StrongPolicy(1000).advise(view, random.Random(1))
+    thumb = HeuristicPolicy().act(view, random.Random())
     assert set(valued.values) == set(deal.legal_actions())
-    assert valued.values[valued.action] == max(valued.values.values())
+    named = [a for a in valued.values if a != PASS]
+    if mode is TrumpMode.BIDDING:
+        assert (valued.action == PASS) == (thumb == PASS)
+    if valued.action != PASS:
+        assert valued.values[valued.action] == max(valued.values[a] for a in named)
+    else:
+        assert mode is TrumpMode.BIDDING or valued.values[PASS] >= max(valued.values.values())
     assert StrongPolicy(1).advise(view, random.Random(1)) == valued
     rule = StrongPolicy(1000, rule_trump=1).advise(view, random.Random(1))
     assert rule.values == {} and rule.action == HeuristicPolicy().act(view, random.Random())

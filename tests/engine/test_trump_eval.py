@@ -13,6 +13,7 @@ from engine.cards import cards_of, parse_card
 from engine.policies import StrongPolicy
 from engine.policies.trump_eval import FEATURE_NAMES, features, fit, value
 from engine.policies.trump_weights import CASES, WEIGHTS
+from engine.rules import TrumpMode
 from engine.views import deal_view
 from tests.engine.helpers import klaverjas
 
@@ -63,6 +64,12 @@ def test_strong_names_its_strong_suit_and_passes_a_weak_hand() -> None:
         "Th Qh Js 9s As Ks Ts Qs",
     ]
     deal = Deal(Rules(), 0, parse_hands([h.split() for h in weak]))
+    advice = strong.advise(deal_view(deal, 1), random.Random(1))
+    assert advice.action == PASS and advice.why == {"kind": "thumb_pass"}
+    assert advice.values[PASS] > max(v for a, v in advice.values.items() if a != PASS)
+    # the turned card's first round: the evaluator decides whether, too
+    turned = Rules(trump_mode=TrumpMode.TURNED)
+    deal = Deal(turned, 0, parse_hands([h.split() for h in weak]), turned=parse_card("Kd"))
     advice = strong.advise(deal_view(deal, 1), random.Random(1))
     assert advice.action == PASS
     assert advice.reason.startswith("Pass: your hand is worth about -")
