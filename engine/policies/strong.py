@@ -139,7 +139,7 @@ class StrongPolicy:
             if self.prior:  # the heuristic's card, by less the more worlds were solved
                 bonus[_HEURISTIC.act(view, rng)] = self.prior / solved**0.5
             action = max(view.legal, key=lambda a: values[a] + bonus[a])  # the first on ties
-        w = _rule_of_thumb(view, action) if by_rule else why(view, action, values)
+        w = _rule_of_thumb(view, action, values) if by_rule else why(view, action, values)
         return Advice(action, values, english(w), w)
 
     def _play_values(self, view: View, rng: random.Random) -> tuple[dict[Action, float], int]:
@@ -379,6 +379,11 @@ def reason(view: View, action: Action, values: dict[Action, float]) -> str:
 def english(w: dict[str, Any]) -> str:
     """A :func:`why` in English."""
     kind, margin = w["kind"], w.get("margin", 0.0)
+    if kind == "thumb_pass" and "suit" in w:
+        return (
+            "Pass: no suit of three or more cards with its jack, or its nine and ace; your "
+            f"hand is worth about {_signed(w['worth'])} with {SUIT_NAMES[SUITS.index(w['suit'])]}"
+        )
     if kind == "thumb_pass":
         return "Pass: no suit of three or more cards with its jack, or its nine and ace"
     if kind == "thumb_name":
@@ -419,10 +424,17 @@ def english(w: dict[str, Any]) -> str:
     )
 
 
-def _rule_of_thumb(view: View, action: Action) -> dict[str, Any]:
-    """Why the heuristic's rule of thumb made this trump choice."""
+def _rule_of_thumb(
+    view: View, action: Action, values: dict[Action, float] | None = None
+) -> dict[str, Any]:
+    """Why the heuristic's rule of thumb made this trump choice (a pass valued: with the
+    best ``suit`` and what the hand is ``worth`` with it)."""
     if action.kind is Kind.PASS:
-        return {"kind": "thumb_pass"}
+        valued = {a: v for a, v in (values or {}).items() if a.kind is Kind.TRUMP}
+        if not valued:
+            return {"kind": "thumb_pass"}
+        best = max(valued, key=valued.__getitem__)
+        return {"kind": "thumb_pass", "suit": SUITS[best.value], "worth": round(valued[best], 1)}
     suit = action.value
     held = [c for c in view.hand if c >> 3 == suit]
     ranks = {c & 7 for c in held}

@@ -4,14 +4,14 @@ A decision is a pure function, run in a worker: ``(level, view, seed, budget) ->
 (:func:`decide`), with ``random.Random(seed)`` as the policy's only randomness, so the same
 position decides alike in any process.  ``random`` and ``heuristic`` cost microseconds and
 are decided at once in the loop; ``strong`` searches, and goes to the pool.  The pool takes
-at most ``workers + queue`` searches at a time: beyond that it is *saturated*, and a move
-is decided by ``heuristic`` at once (counted as a fallback) while a hint is refused with
-:data:`BOTS_BUSY` (our condition, with a retry hint: no strike).
+at most ``workers + queue`` hints and reviews at a time: beyond that it is *saturated*, and
+a hint is refused with :data:`BOTS_BUSY` (our condition, with a retry hint: no strike).
 
-A move's search must also be *expected in time*: a free worker always takes it, but one
-that would queue is only taken when the searches before it and itself are expected to end
-within ``within`` seconds (the CPU delay, which runs meanwhile).  When the server's budget
-would not, the move searches with a smaller one (:data:`STEPS`: a quarter, a sixteenth)
+A move's search is bounded by its time instead (by the count too when there is no CPU
+delay to keep): a free worker always takes it, but one that would queue is only taken when
+the searches before it and itself are expected to end within :data:`SLACK` of ``within``
+seconds (the CPU delay, which runs meanwhile).  When the server's budget would not, the
+move searches with a smaller one (:data:`STEPS`: a quarter, a sixteenth, a sixty-fourth)
 that would, and only when even the smallest would be late is it played by ``heuristic``:
 the server degrades by budget, not by level.  The expectation is a running mean of the
 workers' seconds by budget and the position's size (cards in hand, cards on the table),

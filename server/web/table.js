@@ -139,6 +139,7 @@ const HINTS = strings('table.hints', {
   passOnly: 'Pass: expected {value} by passing; the only choice',
   passOverName: 'Pass: your hand is worth about {best} with {next}, less than passing ({value})',
   thumbPass: 'Pass: no suit of three or more cards with its jack, or its nine and ace',
+  thumbPassWorth: 'Pass: no suit of three or more cards with its jack, or its nine and ace; your hand is worth about {worth} with {suit}',
   thumbJack: { one: 'Name {suit}: {n} card of it, with its jack', other: 'Name {suit}: {n} cards of it, with its jack' },
   thumbNineAce: { one: 'Name {suit}: {n} card of it, with its nine and ace', other: 'Name {suit}: {n} cards of it, with its nine and ace' },
   thumbForced: 'Name {suit}: the strongest suit in hand, and a suit must be named',
@@ -469,7 +470,7 @@ export function hintWords(hint) {
   const values = { suit, next, value: signed(w.value), margin: signed(w.margin) };
   switch (w.kind) {
     case 'thumb_pass':
-      return HINTS.thumbPass;
+      return w.suit ? fill(HINTS.thumbPassWorth, { suit, worth: signed(w.worth) }) : HINTS.thumbPass;
     case 'thumb_name':
       return plural(w.top === 'jack' ? HINTS.thumbJack : HINTS.thumbNineAce, w.held, { suit });
     case 'thumb_forced':

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from engine import PASS, Action, Deal, Rules, parse_hands
-from engine.cards import cards_of, parse_card
+from engine.cards import SUIT_NAMES, SUITS, cards_of, parse_card
 from engine.policies import StrongPolicy
 from engine.policies.trump_eval import FEATURE_NAMES, features, fit, value
 from engine.policies.trump_weights import CASES, WEIGHTS
@@ -65,8 +65,13 @@ def test_strong_names_its_strong_suit_and_passes_a_weak_hand() -> None:
     ]
     deal = Deal(Rules(), 0, parse_hands([h.split() for h in weak]))
     advice = strong.advise(deal_view(deal, 1), random.Random(1))
-    assert advice.action == PASS and advice.why == {"kind": "thumb_pass"}
-    assert advice.values[PASS] > max(v for a, v in advice.values.items() if a != PASS)
+    assert advice.action == PASS and advice.why["kind"] == "thumb_pass"
+    best = max((a for a in advice.values if a != PASS), key=advice.values.__getitem__)
+    worth = round(advice.values[best], 1)
+    assert advice.why == {"kind": "thumb_pass", "suit": SUITS[best.value], "worth": worth}
+    assert advice.reason.endswith(
+        f"your hand is worth about {worth:+.0f} with {SUIT_NAMES[best.value]}"
+    )
     # the turned card's first round: the evaluator decides whether, too
     turned = Rules(trump_mode=TrumpMode.TURNED)
     deal = Deal(turned, 0, parse_hands([h.split() for h in weak]), turned=parse_card("Kd"))

@@ -206,22 +206,22 @@ async def test_a_busy_pool_searches_with_a_smaller_budget_before_falling_back(
     late searches with the largest smaller budget expected in time; ``heuristic`` plays it
     only when even the smallest would be late."""
     metrics = Metrics()
-    bots = Bots(1, 4, 16, metrics, within=1.0)  # a queued search must end within 0.5 s
+    bots = Bots(1, 4, 16, metrics, within=1.0)  # a queued search must end within 0.7 s
     assert bots.budgets == [16, 4, 1]
     match = Match(Rules.from_dict(ONE_DEAL), 7, 0)
     seen, seed = view(match, match.turn), "7/0"
     kind = size(seen)
     # what the workers' answers would have taught it: the full budget is slow here
-    taught = {16: 1.0, 4: 0.3}  # and budget 1 not yet measured: 1/16 of the server's
+    taught = {16: 1.0, 4: 0.5}  # and budget 1 not yet measured: 1/16 of the server's
     bots._seconds.update({("move", b, *kind): s for b, s in taught.items()} | {("slow",): 0.3})
     budgets = metrics.bot_budgets
     fallbacks = metrics.bot_fallbacks.labels("move")
     flag = tmp_path / "go"
     try:
         job = bots.submit(hold, str(flag), kind=("slow",))  # 0.3 s ahead on the one worker
-        first = bots.decide("strong", seen, seed)  # 0.3 + 1.0, 0.3 + 0.3 late; 0.3 + 1/16
+        first = bots.decide("strong", seen, seed)  # 0.3 + 1.0, 0.3 + 0.5 late; 0.3 + 1/16
         assert budgets.labels("1")._value.get() == 1 and fallbacks._value.get() == 0
-        bots._seconds[("move", 1, *kind)] = 0.4  # now even the smallest would be late
+        bots._seconds[("move", 1, *kind)] = 0.45  # now even the smallest would be late
         late = bots.decide("strong", seen, seed)
         assert late.done() and late.result() == fallback(seen, seed)
         assert fallbacks._value.get() == 1
