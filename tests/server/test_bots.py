@@ -206,7 +206,7 @@ async def test_a_busy_pool_searches_with_a_smaller_budget_before_falling_back(
     late searches with the largest smaller budget expected in time; ``heuristic`` plays it
     only when even the smallest would be late."""
     metrics = Metrics()
-    bots = Bots(1, 4, 16, metrics, within=1.0)  # a queued search must end within 0.7 s
+    bots = Bots(1, 4, 16, metrics, within=1.0)  # a queued search must end within 0.6 s
     assert bots.budgets == [16, 4, 1]
     match = Match(Rules.from_dict(ONE_DEAL), 7, 0)
     seen, seed = view(match, match.turn), "7/0"
