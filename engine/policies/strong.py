@@ -56,10 +56,10 @@ from ..tables import POINTS
 from ..trick import winning_index
 from ..views import View
 from ..worlds import Likelihood, Worlds
-from . import trump_eval
 from .heuristic import HeuristicPolicy, accepts, choose_trump, higher, suit_score
 from .inference import PlayModel
 from .rollout import heuristic_card
+from .trump_eval import value as hand_value
 
 # Thousands of solver nodes a decision (docs/performance.md, "The strong player's strength").
 DEFAULT_BUDGET = 1000
@@ -213,7 +213,7 @@ def trump_values(view: View, rng: random.Random) -> dict[Action, float]:
     assert seat is not None
     leader = (view.dealer + 1) & 3
     values = {
-        a: trump_eval.value(view.hand, a.value, (seat - leader) & 3)
+        a: hand_value(view.hand, a.value, (seat - leader) & 3)
         for a in view.legal
         if a.kind is Kind.TRUMP
     }
@@ -237,7 +237,7 @@ def _bid_on(deal: Deal, seat: int) -> float:
         hand = cards_of(deal.hands[turn])
         if turn == seat:
             names = [a for a in choices if a.kind is Kind.TRUMP]
-            choice = max(names, key=lambda a: trump_eval.value(hand, a.value, (turn - leader) & 3))
+            choice = max(names, key=lambda a: hand_value(hand, a.value, (turn - leader) & 3))
         else:
             choice = choose_trump(hand, choices)
         if choice.kind is Kind.PASS:
@@ -245,7 +245,7 @@ def _bid_on(deal: Deal, seat: int) -> float:
         else:
             deal.choose(choice.value, turn)
     chooser = deal.chooser
-    value = trump_eval.value(cards_of(deal.dealt[chooser]), deal.trump, (chooser - leader) & 3)
+    value = hand_value(cards_of(deal.dealt[chooser]), deal.trump, (chooser - leader) & 3)
     return value if not (chooser ^ seat) & 1 else -value
 
 
