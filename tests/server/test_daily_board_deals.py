@@ -62,7 +62,7 @@ async def test_your_points_and_difference_deal_by_deal(harness: Harness) -> None
     for player, seen in ((anna, a), (bob, b)):
         mine = await board(player)
         you = mine["you"]
-        assert len(seen) == DEALS
+        assert len(seen) >= DEALS  # more only after equal totals
         assert you["points"] == seen  # the points of the deals the player played
         assert sum(you["points"]) == you["total"]
         field = means(mine)
@@ -78,9 +78,9 @@ async def test_your_points_and_difference_deal_by_deal(harness: Harness) -> None
 
     # the field's means are the two games' deals together
     field = means(await board(anna))
-    assert [field[n] for n in range(DEALS)] == [
-        pytest.approx((x + y) / 2, abs=0.05) for x, y in zip(a, b, strict=True)
-    ]
+    for number in range(max(len(a), len(b))):  # a deal after equal totals: who played it
+        scores = [deals[number] for deals in (a, b) if number < len(deals)]
+        assert field[number] == pytest.approx(sum(scores) / len(scores), abs=0.05)
 
     # over HTTP with the player's token: the same deals, never cached for others
     status, body, headers = await http(harness, "/leaderboard/daily", anna.token)
