@@ -33,7 +33,9 @@ from .legal import legal_mask
 from .trick import winning_index
 from .views import View
 
-Likelihood = Callable[[list[int]], float]  # start hands (by seat) -> weight in [0, 1]
+# (start hands by seat, floor) -> their weight in [0, 1], or any value at most the floor
+# once the weight is known to be at most the floor (a draw is kept when above it)
+Likelihood = Callable[[list[int], float], float]
 SOFT_TRIES = 40  # draws per world before the soft information is ignored
 
 
@@ -79,6 +81,7 @@ class Worlds:
         if view.phase is Phase.DONE:
             raise ValueError("the deal is over")
         self.view = view
+        self.last: list[int] = []  # the last world drawn
         seat = self.seat = view.seat
         hand = sum(1 << c for c in view.hand)
         played = [0, 0, 0, 0]
@@ -182,15 +185,22 @@ class Worlds:
         self, rng: random.Random, count: int, likelihood: Likelihood | None = None
     ) -> list[list[int]]:
         """``count`` worlds' current hands; with ``likelihood``, each draw is kept with that
-        probability (given its dealt hands), up to :data:`SOFT_TRIES` draws a world."""
-        worlds = []
-        for _ in range(count):
-            for _ in range(SOFT_TRIES):
-                hands = self.hands(rng)
-                if likelihood is None or rng.random() < likelihood(self.start_hands(hands)):
-                    break
-            worlds.append(hands)
-        return worlds
+        probability (given its dealt hands), up to :data:`SOFT_TRIES` draws a world, and the
+        last draw is taken when none was kept."""
+        return [self.draw(rng, likelihood) or self.last for _ in range(count)]
+
+    def draw(self, rng: random.Random, likelihood: Likelihood | None) -> list[int] | None:
+        """One world's current hands, each draw kept with the probability ``likelihood``
+        gives its dealt hands; None when none of :data:`SOFT_TRIES` draws was kept (the
+        last of them is :attr:`last`)."""
+        for _ in range(SOFT_TRIES):
+            hands = self.last = self.hands(rng)
+            if likelihood is None:
+                return hands
+            floor = rng.random()
+            if likelihood(self.start_hands(hands), floor) > floor:
+                return hands
+        return None
 
     def deal(self, hands: list[int]) -> Deal:
         """The world's :class:`Deal`, replayed to the view's position."""

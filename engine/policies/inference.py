@@ -91,7 +91,9 @@ class PlayModel:
         for d in decisions(view):
             if d.seat in self.by_seat:
                 self.by_seat[d.seat].append(d)
-        self._memo: dict[tuple[int, int], float] = {}
+        # (seat, dealt) -> [the factor of the plays checked, the next play to check, misses]
+        self._memo: dict[tuple[int, int], list] = {}
+        self.checks = 0  # plays checked against the model so far (what inference costs)
 
     def matches(self, d: Decision, dealt: int) -> bool:
         """Whether the heuristic holding ``dealt`` would have played ``d.card`` at ``d``."""
@@ -116,26 +118,30 @@ class PlayModel:
         )
         return choose_card(knowledge) == d.card
 
-    def seat_factor(self, seat: int, dealt: int) -> float:
-        """The likelihood of ``seat``'s plays so far when it was dealt ``dealt``."""
-        key = (seat, dealt)
-        found = self._memo.get(key)
-        if found is None:
-            eps, found, misses = self.eps[seat], 1.0, 0
-            for d in self.by_seat[seat]:
-                if not self.matches(d, dealt):
-                    found *= eps
-                    misses += 1
-                    if misses == MAX_MISSES:
-                        break
-            self._memo[key] = found
+    def seat_factor(self, seat: int, dealt: int, floor: float = 0.0) -> float:
+        """The likelihood of ``seat``'s plays so far when it was dealt ``dealt``, or, once
+        it is known to be at most ``floor``, a value at most ``floor`` (the plays are checked
+        lazily: a world whose first play off the model rejects it costs one check)."""
+        state = self._memo.setdefault((seat, dealt), [1.0, 0, 0])
+        found, index, misses = state
+        plays = self.by_seat[seat]
+        while found > floor and index < len(plays) and misses < MAX_MISSES:
+            self.checks += 1
+            if not self.matches(plays[index], dealt):
+                found *= self.eps[seat]
+                misses += 1
+            index += 1
+        state[:] = found, index, misses
         return found
 
-    def __call__(self, start: Sequence[int]) -> float:
-        """The likelihood of every modelled seat's plays for a world's dealt hands."""
+    def __call__(self, start: Sequence[int], floor: float = 0.0) -> float:
+        """The likelihood of every modelled seat's plays for a world's dealt hands (or a
+        value at most ``floor``, as :meth:`seat_factor`)."""
         weight = 1.0
         for seat in self.eps:
-            weight *= self.seat_factor(seat, start[seat])
+            weight *= self.seat_factor(seat, start[seat], floor / weight)
+            if weight <= floor:
+                break
         return weight
 
 

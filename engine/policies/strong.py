@@ -4,10 +4,11 @@ Perfect-information sampling: draw worlds (deals of the unseen cards consistent 
 view, :mod:`engine.worlds`), solve each exactly with all hands open
 (:mod:`engine.solver`), and take the action with the best mean value for the team.  The
 budget counts solver nodes, never time: worlds are drawn and solved until the nodes
-visited reach the budget (at least one world, at most :data:`MAX_WORLDS`), so the early
-tricks, where a solve is dear, get few worlds and the later ones many.  A solve's node
-count depends only on its position and every draw comes from the ``rng`` handed in, so a
-decision is a pure function of the view and the seed.
+visited (and :data:`CHECK_NODES` for every check of a play by the play model) reach the
+budget (at least one world, at most :data:`MAX_WORLDS`), so the early tricks, where a solve
+is dear, get few worlds and the later ones many.  A solve's node count depends only on its
+position and every draw comes from the ``rng`` handed in, so a decision is a pure function
+of the view and the seed.
 
 Trump choice: no search.  Naming a suit is valued by :mod:`.trump_eval`, an evaluator
 learned offline from the exact solver (what the hand is worth, open-card, with that suit
@@ -15,24 +16,29 @@ as trump from the seat's place at the table); passing is valued in :data:`PASS_W
 sampled worlds by bidding on: the later bidders choose by the heuristic's rule of thumb
 (the seat itself, if the bidding comes back to it, by the evaluator) and the outcome is
 the evaluator's value of the chooser's hand, for the seat's team.  Where a suit must be
-named, and for the turned card, the best value is chosen.  In the bidding (pass or any
-suit) whether to name is the rule of thumb's and which suit the evaluator's (``bid_rule``):
-in duplicate matches against the heuristic the evaluator's own pass-or-name did worse than
-the rule's there, though better in open-card values (docs/performance.md, "Strength
-experiments").  It costs about 1.5 ms, the same at every budget.
+named, the best value is chosen.  Where passing is allowed (the bidding, the turned
+card's first round) whether to name or take is the rule of thumb's and which suit the
+evaluator's (``bid_rule``): in duplicate matches against the heuristic the evaluator's own
+pass-or-name did worse than the rule's there, though better in open-card values
+(docs/performance.md, "Strength experiments").  It costs about 1.5 ms, the same at every
+budget.
 
-Soft information from the bidding: a seat that named a suit it would not accept by that
-rule of thumb, or passed a suit it would accept, keeps its world only with probability
-:data:`SOFT`.
+Soft information (a drawn world is kept with the probability of what the other seats did
+in it, :meth:`engine.worlds.Worlds.draw`): from the bidding, a seat that named a suit it
+would not accept by that rule of thumb, or passed a suit it would accept, weighs
+:data:`SOFT`.  With inference from play (``eps_opponent`` below 1, :mod:`.inference`),
+each card an opponent played that the heuristic holding that world's hand would not have
+played weighs ``eps_opponent`` (the partner's, ``eps_partner``; 1.0: not modelled); a world
+is mostly rejected at its first play off the model, so it costs a few checks a world
+drawn.  When no draw of a world is kept (a narrow posterior), a world kept before is taken
+again.  Inference is off: about +2 points a deal (not significant) for 1.5 times the CPU,
+and a busy server then degrades twice as often (docs/performance.md).
 
 Options (keyword arguments; each measured in duplicate matches against the heuristic,
 see README): ``replies`` values each card, world by world, with the opponents' replies in
 the current trick played by the heuristic's rules (:func:`.rollout.heuristic_card`, from
 their own view of that world) and the rest solved exactly, where plain sampling lets them
-reply as perfectly informed players; ``pool`` candidate worlds weighted by the likelihood
-of the other seats' plays under the heuristic (:mod:`.inference`, error rates
-``eps_opponent`` and ``eps_partner``: off, as it more than doubles a decision's CPU and a
-busy server then falls back to the heuristic far more often);
+reply as perfectly informed players; ``eps_opponent=0.02`` turns inference from play on;
 ``rule_trump`` makes the trump choice by the heuristic's rule of thumb (to measure what the
 evaluator adds), ``bid_rule=0`` lets the evaluator decide whether to name in the bidding
 too; ``prior`` adds that many points, over the square root of the worlds solved, to the
@@ -66,9 +72,10 @@ DEFAULT_BUDGET = 1000
 MAX_WORLDS = 48  # worlds a decision at most, however cheap they are
 PASS_WORLDS = 64  # worlds in which passing is valued by bidding on
 SOFT = 0.3  # the chance a bid against the rule of thumb is kept (see module docstring)
-POOL = 0  # candidate worlds a decision weighted by the play model (0: no inference from play)
-EPS_OPPONENT = 0.05  # the play model's likelihood of an opponent's play off the heuristic
+EPS_OPPONENT = 1.0  # the play model's likelihood of an opponent's play off the heuristic
+# (1.0: no inference from play; 0.02 when on, see the module docstring)
 EPS_PARTNER = 1.0  # the same for the partner (1.0: the partner's plays are not modelled)
+CHECK_NODES = 1000  # what a check of a play against the play model counts in the budget
 PRIOR = 0.0  # points for the heuristic's own card, over the square root of the worlds
 REPLIES = 0  # 1: the opponents' replies in the current trick are the heuristic's (docstring)
 
@@ -102,7 +109,6 @@ class StrongPolicy:
         self,
         budget: int = DEFAULT_BUDGET,
         *,
-        pool: int = POOL,
         eps_opponent: float = EPS_OPPONENT,
         eps_partner: float = EPS_PARTNER,
         rule_trump: int = 0,
@@ -113,7 +119,6 @@ class StrongPolicy:
         if budget < 1:
             raise ValueError("the budget is at least 1 (thousand solver nodes)")
         self.budget = budget
-        self.pool = pool
         self.eps_opponent = eps_opponent
         self.eps_partner = eps_partner
         self.rule_trump = rule_trump
@@ -148,47 +153,38 @@ class StrongPolicy:
         worlds = Worlds(view)
         sums = dict.fromkeys(view.legal, 0)
         solved: dict[tuple[int, ...], dict[Action, int]] = {}
-        nodes = drawn = 0
-        likelihood = bid_likelihood(view)
-        pool, weights = self._pool(view, worlds, rng, likelihood)
+        nodes = solver_nodes = drawn = 0
+        model = self._play_model(view)
+        likelihood = _product(bid_likelihood(view), model)
         modelled = self.replies and view.phase is Phase.PLAY and len(view.trick) in (0, 2)
+        kept: list[list[int]] = []  # the worlds drawn and kept by the likelihood
         while drawn < MAX_WORLDS and (not drawn or nodes < 1000 * self.budget):
-            if pool:
-                (hands,) = rng.choices(pool, cum_weights=weights)
+            hands = worlds.draw(rng, likelihood)
+            if hands is None:  # a narrow posterior: one of its worlds again, if any was kept
+                hands = rng.choice(kept) if kept else worlds.last
             else:
-                (hands,) = worlds.sample(rng, 1, likelihood)
+                kept.append(hands)
             key = tuple(hands)
             if key not in solved and modelled:
                 solved[key], spent = _replied(view, worlds, hands)
-                nodes += spent
+                solver_nodes += spent
             elif key not in solved:
                 solved[key] = solve(worlds.deal(hands))
-                nodes += last_nodes()
+                solver_nodes += last_nodes()
             for action, value in solved[key].items():
                 sums[action] += value
             drawn += 1
+            nodes = solver_nodes + CHECK_NODES * (model.checks if model else 0)
         return {a: s / drawn for a, s in sums.items()}, len(solved)
 
-    def _pool(
-        self, view: View, worlds: Worlds, rng: random.Random, likelihood: Likelihood | None
-    ) -> tuple[list[list[int]], list[float]]:
-        """Candidate worlds drawn uniformly and their cumulative weights under the bids'
-        and the play model's likelihood (empty: no play to learn from)."""
+    def _play_model(self, view: View) -> PlayModel | None:
+        """The likelihood of the other seats' plays (None: no inference, or no play yet)."""
         seat = view.seat
         assert seat is not None
         eps = {s: self.eps_partner if s == seat ^ 2 else self.eps_opponent for s in range(4)}
-        if not self.pool or (not view.tricks and not view.trick) or min(eps.values()) >= 1.0:
-            return [], []
-        model = PlayModel(view, eps)
-        pool = [worlds.hands(rng) for _ in range(self.pool)]
-        cum, total = [], 0.0
-        for hands in pool:
-            start = worlds.start_hands(hands)
-            total += model(start) * (likelihood(start) if likelihood else 1.0)
-            cum.append(total)
-        if not total:
-            return [], []
-        return pool, cum
+        if (not view.tricks and not view.trick) or min(eps.values()) >= 1.0:
+            return None
+        return PlayModel(view, eps)
 
     def _trump_choice(
         self, view: View, rng: random.Random
@@ -199,10 +195,10 @@ class StrongPolicy:
             return rule, {}, True
         values = trump_values(view, rng)
         names = view.legal
-        if self.bid_rule and tuple(view.legal) == BID_CHOICES:  # whether to name: the rule's
+        if self.bid_rule and PASS in names:  # whether to name (or take): the rule's
             if rule == PASS:
                 return PASS, values, True
-            names = TRUMPS
+            names = [a for a in names if a.kind is Kind.TRUMP]
         return max(names, key=values.__getitem__), values, False  # the first on ties
 
 
@@ -226,6 +222,18 @@ def trump_values(view: View, rng: random.Random) -> dict[Action, float]:
             total += _bid_on(deal, seat)
         values[PASS] = total / PASS_WORLDS
     return values
+
+
+def _product(bids: Likelihood | None, plays: Likelihood | None) -> Likelihood | None:
+    """Two likelihoods as one, the play model's asked only when the bids leave room."""
+    if bids is None or plays is None:
+        return bids or plays
+
+    def likelihood(start: list[int], floor: float) -> float:
+        weight = bids(start, floor)
+        return weight if weight <= floor else weight * plays(start, floor / weight)
+
+    return likelihood
 
 
 def _bid_on(deal: Deal, seat: int) -> float:
@@ -311,7 +319,7 @@ def bid_likelihood(view: View) -> Likelihood | None:
     if not bids:
         return None
 
-    def likelihood(start: list[int]) -> float:
+    def likelihood(start: list[int], floor: float = 0.0) -> float:
         weight = 1.0
         for seat, choices, bid in bids:
             weight *= bid_weight(cards_of(start[seat]), bid, choices)

@@ -58,6 +58,27 @@ def test_the_true_world_never_has_weight_zero(rules: Rules) -> None:
             assert PlayModel(view, eps)(true) > 0
 
 
+@pytest.mark.parametrize("rules", RULES)
+def test_a_floor_stops_early_only_below_it(rules: Rules) -> None:
+    """With a floor the weight is exact when above it, else at most it; a model asked with
+    floors first and without one after gives the full weight (its lazy memo resumes)."""
+    eps = dict.fromkeys(range(4), 0.1)
+    players = [RandomPolicy(), HeuristicPolicy(), RandomPolicy(), HeuristicPolicy()]
+    rng = random.Random(5)
+    lowered = 0
+    for seed in range(4):
+        for view, _ in positions(rules, seed, players):
+            worlds, lazy = Worlds(view), PlayModel(view, eps)
+            for _ in range(20):
+                start = worlds.start_hands(worlds.hands(rng))
+                full, floor = PlayModel(view, eps)(start), rng.random()
+                weight = lazy(start, floor)
+                assert weight == full if full > floor else weight <= floor
+                assert lazy(start) == full
+                lowered += full < 1.0
+    assert lowered  # the random players' plays were off the model in some worlds
+
+
 def test_decisions_name_every_card_played_in_order() -> None:
     for view, _ in positions(Rules(), 3, [HeuristicPolicy()] * 4):
         found = decisions(view)

@@ -72,10 +72,13 @@ def test_strong_names_its_strong_suit_and_passes_a_weak_hand() -> None:
     assert advice.reason.endswith(
         f"your hand is worth about {worth:+.0f} with {SUIT_NAMES[best.value]}"
     )
-    # the turned card's first round: the evaluator decides whether, too
+    # the turned card's first round: whether to take it is the rule of thumb's too
     turned = Rules(trump_mode=TrumpMode.TURNED)
     deal = Deal(turned, 0, parse_hands([h.split() for h in weak]), turned=parse_card("Kd"))
     advice = strong.advise(deal_view(deal, 1), random.Random(1))
+    assert advice.action == PASS and advice.why["kind"] == "thumb_pass"
+    # with ``bid_rule=0`` the evaluator decides whether, and says so
+    advice = StrongPolicy(bid_rule=0).advise(deal_view(deal, 1), random.Random(1))
     assert advice.action == PASS
     assert advice.reason.startswith("Pass: your hand is worth about -")
     assert advice.reason.endswith(f"less than passing ({advice.values[PASS]:+.0f})")

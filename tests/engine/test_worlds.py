@@ -17,7 +17,7 @@ from engine.policies.strong import bid_likelihood
 from engine.rules import RoemMode, TrumpMode, Variant
 from engine.trick import winning_index
 from engine.views import deal_view
-from engine.worlds import NoWorld, Worlds, forbidden
+from engine.worlds import SOFT_TRIES, NoWorld, Worlds, forbidden
 
 pytestmark = pytest.mark.bots
 
@@ -169,6 +169,30 @@ def test_a_seat_that_named_trump_tends_to_hold_its_jack_or_nine() -> None:
             else:
                 plain += held
     assert shown > plain * 1.1
+
+
+def test_a_draw_that_keeps_nothing_says_so_and_keeps_its_last_world() -> None:
+    """A likelihood below every floor keeps no draw: :meth:`Worlds.draw` gives None after
+    ``SOFT_TRIES`` draws, :attr:`Worlds.last` is the last of them, and ``sample`` takes it;
+    one above every floor keeps the first draw."""
+    view = deal_view(Deal.shuffled(Rules(), 5, 0, 0), 1)
+    checked: list[float] = []
+
+    def never(start: list[int], floor: float) -> float:
+        checked.append(floor)
+        return 0.0
+
+    worlds = Worlds(view)
+    assert worlds.draw(random.Random(2), never) is None
+    assert len(checked) == SOFT_TRIES and all(0.0 <= f < 1.0 for f in checked)
+    plain = random.Random(2)
+    for _ in range(SOFT_TRIES):
+        last = Worlds(view).hands(plain)
+        plain.random()  # the floor drawn for it
+    assert worlds.last == last
+    assert Worlds(view).sample(random.Random(2), 1, never) == [last]
+    first = Worlds(view).hands(random.Random(2))
+    assert Worlds(view).draw(random.Random(2), lambda start, floor: 1.0) == first
 
 
 def test_a_view_that_no_deal_fits_is_refused() -> None:
