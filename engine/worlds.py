@@ -21,8 +21,9 @@ caller passes to :meth:`Worlds.sample`; a world is kept with that probability.
 
 from __future__ import annotations
 
+import itertools
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import lru_cache
 from math import comb
 
@@ -81,7 +82,6 @@ class Worlds:
         if view.phase is Phase.DONE:
             raise ValueError("the deal is over")
         self.view = view
-        self.last: list[int] = []  # the last world drawn
         seat = self.seat = view.seat
         hand = sum(1 << c for c in view.hand)
         played = [0, 0, 0, 0]
@@ -184,23 +184,29 @@ class Worlds:
     def sample(
         self, rng: random.Random, count: int, likelihood: Likelihood | None = None
     ) -> list[list[int]]:
-        """``count`` worlds' current hands; with ``likelihood``, each draw is kept with that
-        probability (given its dealt hands), up to :data:`SOFT_TRIES` draws a world, and the
-        last draw is taken when none was kept."""
-        return [self.draw(rng, likelihood) or self.last for _ in range(count)]
+        """The first ``count`` worlds of :meth:`draws`."""
+        return list(itertools.islice(self.draws(rng, likelihood), count))
 
-    def draw(self, rng: random.Random, likelihood: Likelihood | None) -> list[int] | None:
-        """One world's current hands, each draw kept with the probability ``likelihood``
-        gives its dealt hands; None when none of :data:`SOFT_TRIES` draws was kept (the
-        last of them is :attr:`last`)."""
-        for _ in range(SOFT_TRIES):
-            hands = self.last = self.hands(rng)
-            if likelihood is None:
-                return hands
-            floor = rng.random()
-            if likelihood(self.start_hands(hands), floor) > floor:
-                return hands
-        return None
+    def draws(
+        self, rng: random.Random, likelihood: Likelihood | None = None
+    ) -> Iterator[list[int]]:
+        """Worlds' current hands, without end; with ``likelihood``, each draw is kept with
+        that probability (given its dealt hands), up to :data:`SOFT_TRIES` draws a world.
+        When none of them is kept (a narrow posterior), a world kept before comes again, or,
+        if none was, the last draw."""
+        kept: list[list[int]] = []
+        while True:
+            for _ in range(SOFT_TRIES):
+                hands = self.hands(rng)
+                if likelihood is None:
+                    break
+                floor = rng.random()
+                if likelihood(self.start_hands(hands), floor) > floor:
+                    kept.append(hands)
+                    break
+            else:
+                hands = rng.choice(kept) if kept else hands
+            yield hands
 
     def deal(self, hands: list[int]) -> Deal:
         """The world's :class:`Deal`, replayed to the view's position."""

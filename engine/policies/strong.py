@@ -24,15 +24,15 @@ pass-or-name did worse than the rule's there, though better in open-card values
 budget.
 
 Soft information (a drawn world is kept with the probability of what the other seats did
-in it, :meth:`engine.worlds.Worlds.draw`): from the bidding, a seat that named a suit it
+in it, :meth:`engine.worlds.Worlds.draws`): from the bidding, a seat that named a suit it
 would not accept by that rule of thumb, or passed a suit it would accept, weighs
 :data:`SOFT`.  With inference from play (``eps_opponent`` below 1, :mod:`.inference`),
 each card an opponent played that the heuristic holding that world's hand would not have
 played weighs ``eps_opponent`` (the partner's, ``eps_partner``; 1.0: not modelled); a world
 is mostly rejected at its first play off the model, so it costs a few checks a world
-drawn.  When no draw of a world is kept (a narrow posterior), a world kept before is taken
-again.  Inference is off: about +2 points a deal (not significant) for 1.5 times the CPU,
-and a busy server then degrades twice as often (docs/performance.md).
+drawn.  Inference is off: +2.8 ± 3.4 points a deal (not significant) for 1.4 times the
+CPU, and a loaded server fell back to the heuristic about twice as often
+(docs/performance.md).
 
 Options (keyword arguments; each measured in duplicate matches against the heuristic,
 see README): ``replies`` values each card, world by world, with the opponents' replies in
@@ -153,28 +153,24 @@ class StrongPolicy:
         worlds = Worlds(view)
         sums = dict.fromkeys(view.legal, 0)
         solved: dict[tuple[int, ...], dict[Action, int]] = {}
-        nodes = solver_nodes = drawn = 0
+        nodes = drawn = 0
         model = self._play_model(view)
-        likelihood = _product(bid_likelihood(view), model)
+        draws = worlds.draws(rng, _product(bid_likelihood(view), model))
         modelled = self.replies and view.phase is Phase.PLAY and len(view.trick) in (0, 2)
-        kept: list[list[int]] = []  # the worlds drawn and kept by the likelihood
-        while drawn < MAX_WORLDS and (not drawn or nodes < 1000 * self.budget):
-            hands = worlds.draw(rng, likelihood)
-            if hands is None:  # a narrow posterior: one of its worlds again, if any was kept
-                hands = rng.choice(kept) if kept else worlds.last
-            else:
-                kept.append(hands)
+        while drawn < MAX_WORLDS and (
+            not drawn or nodes + (CHECK_NODES * model.checks if model else 0) < 1000 * self.budget
+        ):
+            hands = next(draws)
             key = tuple(hands)
             if key not in solved and modelled:
                 solved[key], spent = _replied(view, worlds, hands)
-                solver_nodes += spent
+                nodes += spent
             elif key not in solved:
                 solved[key] = solve(worlds.deal(hands))
-                solver_nodes += last_nodes()
+                nodes += last_nodes()
             for action, value in solved[key].items():
                 sums[action] += value
             drawn += 1
-            nodes = solver_nodes + CHECK_NODES * (model.checks if model else 0)
         return {a: s / drawn for a, s in sums.items()}, len(solved)
 
     def _play_model(self, view: View) -> PlayModel | None:
@@ -319,7 +315,7 @@ def bid_likelihood(view: View) -> Likelihood | None:
     if not bids:
         return None
 
-    def likelihood(start: list[int], floor: float = 0.0) -> float:
+    def likelihood(start: list[int], floor: float) -> float:  # a cheap weight: no early end
         weight = 1.0
         for seat, choices, bid in bids:
             weight *= bid_weight(cards_of(start[seat]), bid, choices)

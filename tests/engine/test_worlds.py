@@ -171,28 +171,32 @@ def test_a_seat_that_named_trump_tends_to_hold_its_jack_or_nine() -> None:
     assert shown > plain * 1.1
 
 
-def test_a_draw_that_keeps_nothing_says_so_and_keeps_its_last_world() -> None:
-    """A likelihood below every floor keeps no draw: :meth:`Worlds.draw` gives None after
-    ``SOFT_TRIES`` draws, :attr:`Worlds.last` is the last of them, and ``sample`` takes it;
-    one above every floor keeps the first draw."""
+def test_a_world_none_of_whose_draws_is_kept_is_one_kept_before_or_the_last_draw() -> None:
+    """:meth:`Worlds.draws` keeps a draw when the likelihood beats a uniform floor, tries
+    ``SOFT_TRIES`` draws a world, and when none is kept gives a world kept before (a narrow
+    posterior) or, if none was, the last draw."""
     view = deal_view(Deal.shuffled(Rules(), 5, 0, 0), 1)
-    checked: list[float] = []
+    floors: list[float] = []
 
-    def never(start: list[int], floor: float) -> float:
-        checked.append(floor)
-        return 0.0
+    def first_only(start: list[int], floor: float) -> float:
+        floors.append(floor)
+        return 1.0 if len(floors) == 1 else 0.0
 
-    worlds = Worlds(view)
-    assert worlds.draw(random.Random(2), never) is None
-    assert len(checked) == SOFT_TRIES and all(0.0 <= f < 1.0 for f in checked)
+    plain = random.Random(2)
+    uniform = [Worlds(view).hands(plain) for _ in range(2)]
+    draws = Worlds(view).draws(random.Random(2), first_only)
+    assert next(draws) == uniform[0] and len(floors) == 1
+    assert next(draws) == uniform[0]  # the only world kept, again
+    assert len(floors) == 1 + SOFT_TRIES and all(0.0 <= f < 1.0 for f in floors)
+    assert next(draws) == uniform[0]
+
     plain = random.Random(2)
     for _ in range(SOFT_TRIES):
         last = Worlds(view).hands(plain)
         plain.random()  # the floor drawn for it
-    assert worlds.last == last
-    assert Worlds(view).sample(random.Random(2), 1, never) == [last]
-    first = Worlds(view).hands(random.Random(2))
-    assert Worlds(view).draw(random.Random(2), lambda start, floor: 1.0) == first
+    never = Worlds(view).sample(random.Random(2), 1, lambda start, floor: 0.0)
+    assert never == [last]
+    assert Worlds(view).sample(random.Random(2), 2) == uniform[:2]
 
 
 def test_a_view_that_no_deal_fits_is_refused() -> None:
