@@ -22,10 +22,13 @@
  * its value; the table's move is tried first, then leads by the killer (the last lead
  * that cut off after as many tricks) and the history, follows by a cheap trick
  * heuristic.
+ * A solve may be given a limit of nodes: past it every search returns at once and the
+ * solve answers None (what it found is dropped; the next solve starts afresh).
  * The state is module-global: the GIL is held throughout a solve.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <limits.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -138,6 +141,10 @@ typedef struct {
 } State;
 
 static State S;
+static long long LIMIT = LLONG_MAX; /* the nodes this solve may visit */
+static int ABORTED = 0;             /* it visited more: every search returns at once */
+/* Count a node; true once past the limit (and from then on, until the next solve). */
+#define PAST_LIMIT() (++S.nodes > LIMIT && (ABORTED = 1))
 static int HISTORY[4][32]; /* how often a lead caused a cut-off, by seat (move ordering) */
 static int KILLER[9][4]; /* the last lead that caused a cut-off, by tricks done and seat */
 /* Order scores: the table's move first, then the killer, then the history's count (kept
@@ -491,7 +498,7 @@ static int roem_bound(int pit) {
 }
 
 static int search1(int alpha, int beta) {
-    S.nodes++;
+    if (PAST_LIMIT()) return alpha;
     uint64_t key = 0;
     int ttmove = NOMOVE;
     if (S.t.tlen == 0) { /* the table holds trick starts (more did not pay) */
@@ -645,7 +652,7 @@ static int nat_value(int alpha, int beta, int m, int r) {
             upper = g;
         else
             lower = g;
-        if (upper <= alpha || lower >= beta) break;
+        if (upper <= alpha || lower >= beta || ABORTED) break;
     }
     return g;
 }
@@ -687,7 +694,7 @@ static int closed_value(const Undo *u, int alpha, int beta, int m, int r) {
 }
 
 static int search2(int alpha, int beta, int m, int r) {
-    S.nodes++;
+    if (PAST_LIMIT()) return alpha;
     uint64_t key = 0;
     int ttmove = NOMOVE;
     if (S.t.tlen == 0) {
@@ -753,10 +760,15 @@ static int setup(PyObject *args, int *m, int *r, int *pending, int *want) {
     unsigned int h0, h1, h2, h3;
     PyObject *trick;
     int trump, leader, done, flags;
-    if (!PyArg_ParseTuple(args, "IIIIO!iiiiiiiiiiii", &h0, &h1, &h2, &h3, &PyTuple_Type, &trick,
-                          &leader, &done, &flags, &trump, &S.amsterdam, &S.claim, &S.playing,
-                          &S.pit_any, m, r, pending, want))
+    long long limit = 0;
+    if (!PyArg_ParseTuple(args, "IIIIO!iiiiiiiiiiii|L", &h0, &h1, &h2, &h3, &PyTuple_Type,
+                          &trick, &leader, &done, &flags, &trump, &S.amsterdam, &S.claim,
+                          &S.playing, &S.pit_any, m, r, pending, want, &limit))
         return -1;
+    if (limit < 0) {
+        PyErr_SetString(PyExc_ValueError, "a negative limit of nodes");
+        return -1;
+    }
     if (trump < 0 || trump > 3 || leader < 0 || leader > 3 || done < 0 || done > 8 ||
         flags < 0 || flags > 3 || S.playing < 0 || S.playing > 1 ||
         PyTuple_GET_SIZE(trick) > 3 || *m < -2000 || *m > 2000 || *r < 0 || *r > 2000) {
@@ -804,6 +816,8 @@ static int setup(PyObject *args, int *m, int *r, int *pending, int *want) {
         S.pits[f] = (uint8_t)(can0 | can1 << 1);
     }
     S.nodes = 0;
+    LIMIT = limit ? limit : LLONG_MAX;
+    ABORTED = 0;
     memset(HISTORY, 0, sizeof HISTORY);
     memset(KILLER, 255, sizeof KILLER);
     /* replay the trick so far (its cards are out of the hands already) */
@@ -905,8 +919,10 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
                 v = root_child(codes[i], v - 1, INF, m, r, pending);
             vals[i] = v;
             if (vals[i] < 0) guess = vals[i];
+            if (ABORTED) break;
         }
         NAT_GUESS = INF;
+        if (ABORTED) Py_RETURN_NONE;
         for (int i = 0; i < n; i++)
             if (rep[i] != codes[i])
                 for (int j = 0; j < n; j++)
@@ -937,9 +953,11 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
             v = root_child(codes[i], -INF, bestval, m, r, pending);
             if (v >= bestval) continue;
         }
+        if (ABORTED) Py_RETURN_NONE;
         bestcode = codes[i];
         bestval = v;
     }
+    if (ABORTED) Py_RETURN_NONE;
     return Py_BuildValue("[(ii)]", bestcode, bestval);
 }
 
@@ -950,9 +968,10 @@ static PyObject *py_nodes(PyObject *self, PyObject *noargs) {
 static PyMethodDef methods[] = {
     {"solve", py_solve, METH_VARARGS,
      "solve(h0, h1, h2, h3, trick, leader, done, flags, trump, amsterdam, claim, playing, "
-     "pit_any, m, r, pending, want) -> [(code, g), ...]\n\n"
+     "pit_any, m, r, pending, want[, limit]) -> [(code, g), ...] | None\n\n"
      "The playing team's final value g of each root action (want=0) or of the best one "
-     "(want=1); code 0-31 is a card, 32 take, 33 leave.  See engine/solver.py."},
+     "(want=1); code 0-31 is a card, 32 take, 33 leave; None past limit nodes (if not 0).  "
+     "See engine/solver.py."},
     {"nodes", py_nodes, METH_NOARGS, "nodes() -> the number of nodes the last solve visited"},
     {NULL, NULL, 0, NULL}};
 

@@ -23,7 +23,7 @@ except ImportError as err:  # pragma: no cover - a broken install
         "(or `pip install -e .`) with gcc and the Python headers present"
     ) from err
 
-__all__ = ["best", "last_nodes", "position", "solve", "solve_value"]
+__all__ = ["best", "last_nodes", "position", "solve", "solve_value", "solve_within"]
 
 _CODES: tuple[Action, ...] = (*PLAYS, TAKE, LEAVE)
 
@@ -75,6 +75,19 @@ def solve(deal: Deal) -> dict[Action, int]:
     for the mover's team, in legal order.  Does not modify ``deal``."""
     sign = _sign(deal)
     return {_CODES[code]: sign * g for code, g in _solver.solve(*position(deal), 0)}
+
+
+def solve_within(deal: Deal, limit: int) -> dict[Action, int] | None:
+    """:func:`solve`, or None once the search has visited more than ``limit`` nodes (and
+    :func:`last_nodes` says how many, a few more as it stopped): a bound on a solve's work
+    that is the same on every machine."""
+    if limit < 1:
+        raise ValueError("the limit is at least one node")
+    solved = _solver.solve(*position(deal), 0, limit)
+    if solved is None:
+        return None
+    sign = _sign(deal)
+    return {_CODES[code]: sign * g for code, g in solved}
 
 
 def best(deal: Deal) -> tuple[Action, int]:

@@ -6,9 +6,11 @@ view, :mod:`engine.worlds`), solve each exactly with all hands open
 budget counts solver nodes, never time: worlds are drawn and solved until the nodes
 visited (and :data:`CHECK_NODES` for every check of a play by the play model) reach the
 budget (at least one world, at most :data:`MAX_WORLDS`), so the early tricks, where a solve
-is dear, get few worlds and the later ones many.  A solve's node count depends only on its
-position and every draw comes from the ``rng`` handed in, so a decision is a pure function
-of the view and the seed.
+is dear, get few worlds and the later ones many.  A world whose solve passes
+:data:`WORLD_NODES` (a rare opening lead's world takes 25 times the usual) is dropped and
+another drawn in its place, so one decision's time has a bound.  A solve's node count
+depends only on its position and every draw comes from the ``rng`` handed in, so a
+decision is a pure function of the view, the seed and the budget.
 
 Trump choice: no search.  Naming a suit is valued by :mod:`.trump_eval`, an evaluator
 learned offline from the exact solver (what the hand is worth, open-card, with that suit
@@ -20,8 +22,9 @@ named, the best value is chosen.  Where passing is allowed (the bidding, the tur
 card's first round) whether to name or take is the rule of thumb's and which suit the
 evaluator's (``bid_rule``): in duplicate matches against the heuristic the evaluator's own
 pass-or-name did worse than the rule's there, though better in open-card values
-(docs/performance.md, "Strength experiments").  It costs about 1.5 ms, the same at every
-budget.
+(docs/performance.md, "Strength experiments").  Advice, which values passing too, costs
+about 1.5 ms at every budget; acting never needs passing's value (the rule decides whether
+to pass) and costs about 25 µs, so the server decides it on its loop (:meth:`searches`).
 
 Soft information (a drawn world is kept with the probability of what the other seats did
 in it, :meth:`engine.worlds.Worlds.draws`): from the bidding, a seat that named a suit it
@@ -57,7 +60,7 @@ from ..actions import PASS, TAKE, Action, Kind
 from ..cards import FULL_MASK, SUIT_NAMES, SUITS, card_str, cards_of, parse_card
 from ..deal import BID_CHOICES, TRUMPS, TURNED_CHOICES, TURNED_FORCED, Deal, Phase
 from ..rules import TrumpMode
-from ..solver import last_nodes, solve, solve_value
+from ..solver import last_nodes, solve, solve_value, solve_within
 from ..tables import POINTS
 from ..trick import winning_index
 from ..views import View
@@ -70,6 +73,11 @@ from .trump_eval import value as hand_value
 # Thousands of solver nodes a decision (docs/performance.md, "The strong player's strength").
 DEFAULT_BUDGET = 1000
 MAX_WORLDS = 48  # worlds a decision at most, however cheap they are
+# A world whose solve would pass this many nodes (or the budget, if larger) is dropped and
+# another drawn in its place, at most DROPS times a decision: one opening lead's world in
+# twenty passes 4 million nodes (about 150 ms), one in a hundred 10 million.
+WORLD_NODES = 4_000_000
+DROPS = 2
 PASS_WORLDS = 64  # worlds in which passing is valued by bidding on
 SOFT = 0.3  # the chance a bid against the rule of thumb is kept (see module docstring)
 EPS_OPPONENT = 1.0  # the play model's likelihood of an opponent's play off the heuristic
@@ -129,7 +137,19 @@ class StrongPolicy:
     def act(self, view: View, rng: random.Random) -> Action:
         if len(view.legal) == 1:
             return view.legal[0]
+        if view.phase is Phase.TRUMP:  # as advised, without pricing what it does not use
+            return self._trump_choice(view, rng, priced=False)[0]
         return self.advise(view, rng).action
+
+    def searches(self, view: View) -> bool:
+        """Whether deciding for ``view`` takes more than microseconds: a search, or passing
+        valued in sampled worlds.  A trump choice by the rule and the evaluator, and an
+        action with no other legal, do not."""
+        if len(view.legal) == 1:
+            return False
+        if view.phase is Phase.TRUMP:
+            return not self.rule_trump and PASS in view.legal and not self.bid_rule
+        return True
 
     def advise(self, view: View, rng: random.Random) -> Advice:
         """The decision for ``view``'s seat, its values, and why."""
@@ -153,7 +173,8 @@ class StrongPolicy:
         worlds = Worlds(view)
         sums = dict.fromkeys(view.legal, 0)
         solved: dict[tuple[int, ...], dict[Action, int]] = {}
-        nodes = drawn = 0
+        nodes = drawn = dropped = 0
+        limit = max(WORLD_NODES, 1000 * self.budget)
         model = self._play_model(view)
         draws = worlds.draws(rng, _product(bid_likelihood(view), model))
         modelled = self.replies and view.phase is Phase.PLAY and len(view.trick) in (0, 2)
@@ -166,8 +187,13 @@ class StrongPolicy:
                 solved[key], spent = _replied(view, worlds, hands)
                 nodes += spent
             elif key not in solved:
-                solved[key] = solve(worlds.deal(hands))
+                deal = worlds.deal(hands)
+                values = solve_within(deal, limit) if dropped < DROPS else solve(deal)
                 nodes += last_nodes()
+                if values is None:  # too dear a world: another in its place
+                    dropped += 1
+                    continue
+                solved[key] = values
             for action, value in solved[key].items():
                 sums[action] += value
             drawn += 1
@@ -183,24 +209,27 @@ class StrongPolicy:
         return PlayModel(view, eps)
 
     def _trump_choice(
-        self, view: View, rng: random.Random
+        self, view: View, rng: random.Random, priced: bool = True
     ) -> tuple[Action, dict[Action, float], bool]:
-        """The choice, every choice's value, and whether the rule of thumb made it."""
+        """The choice, every choice's value (passing's only if ``priced`` or the choice
+        needs it), and whether the rule of thumb made it."""
         rule = choose_trump(view.hand, view.legal)
         if self.rule_trump:
             return rule, {}, True
-        values = trump_values(view, rng)
         names = view.legal
-        if self.bid_rule and PASS in names:  # whether to name (or take): the rule's
-            if rule == PASS:
-                return PASS, values, True
+        by_rule = self.bid_rule and PASS in names  # whether to name (or take): the rule's
+        if by_rule:
             names = [a for a in names if a.kind is Kind.TRUMP]
+        values = trump_values(view, rng, passing=priced or PASS in names)
+        if by_rule and rule == PASS:
+            return PASS, values, True
         return max(names, key=values.__getitem__), values, False  # the first on ties
 
 
-def trump_values(view: View, rng: random.Random) -> dict[Action, float]:
+def trump_values(view: View, rng: random.Random, passing: bool = True) -> dict[Action, float]:
     """Each legal trump choice's value for ``view``'s seat (the module docstring): a suit
-    by the evaluator, passing by bidding on in :data:`PASS_WORLDS` sampled worlds."""
+    by the evaluator, passing (unless not ``passing``) by bidding on in
+    :data:`PASS_WORLDS` sampled worlds."""
     seat = view.seat
     assert seat is not None
     leader = (view.dealer + 1) & 3
@@ -209,7 +238,7 @@ def trump_values(view: View, rng: random.Random) -> dict[Action, float]:
         for a in view.legal
         if a.kind is Kind.TRUMP
     }
-    if PASS in view.legal:
+    if passing and PASS in view.legal:
         worlds = Worlds(view)
         total = 0.0
         for hands in worlds.sample(rng, PASS_WORLDS, bid_likelihood(view)):

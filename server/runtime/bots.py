@@ -3,7 +3,10 @@
 A decision is a pure function, run in a worker: ``(level, view, seed, budget) -> action``
 (:func:`decide`), with ``random.Random(seed)`` as the policy's only randomness, so the same
 position decides alike in any process.  ``random`` and ``heuristic`` cost microseconds and
-are decided at once in the loop; ``strong`` searches, and goes to the pool.  The pool takes
+are decided at once in the loop, and so are ``strong``'s decisions that need no search
+(:meth:`~engine.policies.StrongPolicy.searches`: a move with one legal action, a third of
+a deal's moves, and a trump choice, by the rule of thumb and the learned evaluator); its
+other decisions search, and go to the pool.  The pool takes
 at most ``workers + queue`` hints and reviews at a time: beyond that it is *saturated*, and
 a hint is refused with :data:`BOTS_BUSY` (our condition, with a retry hint: no strike).
 
@@ -182,6 +185,8 @@ class Bots:
             return _done(decide(level, view, seed, self.budget)[0])
         if self.budget < 1:  # searching is turned off: strong plays as heuristic
             return _done(fallback(view, seed))
+        if not StrongPolicy(self.budget).searches(view):  # microseconds: decided here
+            return _done(decide(level, view, seed, self.budget)[0])
         # the largest budget expected to end in time (the daily game's: the server's, exact)
         fits = (b for b in self.budgets if wait or self._in_time(self._expect_move(b, view)))
         budget = next(fits, 0)

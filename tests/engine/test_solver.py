@@ -228,6 +228,24 @@ def test_best_is_the_first_of_the_best_values() -> None:
         assert action == next(a for a, v in values.items() if v == value)
 
 
+def test_a_solve_past_its_limit_answers_none_and_leaves_nothing_behind() -> None:
+    """``solve_within`` answers as ``solve`` within its limit of nodes and None past it;
+    an abandoned solve changes no later one (values and nodes as in a fresh process)."""
+    for deal in positions(6, 20, (4, 12)):
+        values = solver.solve(deal)
+        nodes = solver.last_nodes()
+        assert solver.solve_within(deal, nodes) == values and solver.last_nodes() == nodes
+        for limit in (1, nodes // 2, nodes - 1):
+            assert solver.solve_within(deal, limit) is None
+            assert limit < solver.last_nodes() < limit + 1000  # it stops where it is
+            assert solver.solve(deal) == values and solver.last_nodes() == nodes
+    (deal,) = positions(6, 1, (4, 12))
+    with pytest.raises(ValueError, match="at least one node"):
+        solver.solve_within(deal, 0)
+    with pytest.raises(ValueError, match="negative limit"):
+        solver._solver.solve(*solver.position(deal), 0, -1)
+
+
 # -- purity -------------------------------------------------------------------------------
 
 

@@ -10,9 +10,9 @@ from itertools import chain
 
 import pytest
 
-from engine import LEAVE, PASS, TAKE, Action, Deal, Phase, Rules, parse_hands
+from engine import LEAVE, PASS, TAKE, Action, Deal, Phase, Rules, parse_hands, solver
 from engine.cards import SUIT_NAMES
-from engine.policies import HeuristicPolicy, RandomPolicy, StrongPolicy, policy
+from engine.policies import HeuristicPolicy, RandomPolicy, StrongPolicy, policy, strong
 from engine.policies.strong import DEFAULT_BUDGET, card_label
 from engine.rules import RoemMode, TrumpMode, Variant
 from engine.views import deal_view
@@ -63,6 +63,7 @@ print(json.dumps([str(advice.action), {str(a): v for a, v in advice.values.items
         (Rules(), 7, 13, 300, {"eps_opponent": 0.02}),  # inference from play
         (Rules(), 7, 13, 300, {"prior": 20.0}),  # the heuristic's card as a prior
         (Rules(trump_mode=TrumpMode.TURNED), 8, 20, 300, {"replies": 1}),  # modelled replies
+        (Rules(), 18, 1, 1000, {}),  # an opening lead: two worlds dropped (see below)
     ],
 )
 def test_a_decision_is_the_same_in_another_process(
@@ -195,6 +196,53 @@ def test_trump_advice_names_a_suit_or_passes(seed: int, mode: TrumpMode) -> None
         action = advice.action
         head = "Pass" if action == PASS else f"Name {SUIT_NAMES[action.value]}"
         assert advice.reason.startswith(f"{head}: ")
+
+
+@pytest.mark.parametrize(("seed", "dropped"), [(1, 1), (18, 2)])
+def test_a_world_past_world_nodes_is_dropped_for_another(
+    seed: int, dropped: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A rare opening lead's world costs many times the usual: its solve is abandoned at
+    ``WORLD_NODES`` and another world drawn in its place, at most ``DROPS`` times; the
+    decision then solves without a limit."""
+    deal = heuristic_position(Rules(), seed, 1)  # the opening lead, after one bid
+    assert deal.phase is Phase.PLAY and not deal.trick
+    view = deal_view(deal, deal.turn)
+    limits: list[tuple[int, bool]] = []  # each limited solve: its limit, whether it ended
+
+    def solve_within(d: Deal, limit: int) -> dict[Action, int] | None:
+        values = solver.solve_within(d, limit)
+        limits.append((limit, values is not None))
+        return values
+
+    monkeypatch.setattr(strong, "solve_within", solve_within)
+    advice = StrongPolicy(DEFAULT_BUDGET).advise(view, random.Random("room-1/42"))
+    assert [ended for _, ended in limits].count(False) == dropped <= strong.DROPS
+    assert {limit for limit, _ in limits} == {strong.WORLD_NODES}
+    assert advice.action in view.legal and set(advice.values) == set(view.legal)
+
+
+@pytest.mark.parametrize("mode", list(TrumpMode))
+def test_a_trump_choice_needs_no_search_and_acts_as_advised(mode: TrumpMode) -> None:
+    """Where passing is allowed the rule of thumb decides whether to name, so acting never
+    values passing in sampled worlds: microseconds, decided on the server's loop.  The
+    evaluator's own pass-or-name (``bid_rule=0``) needs that value, so it searches."""
+    strong, own = StrongPolicy(), StrongPolicy(bid_rule=0)
+    players, choices = HeuristicPolicy(), 0
+    for seed in range(40):
+        deal = Deal.shuffled(Rules(trump_mode=mode), seed, 0, seed & 3)
+        while deal.phase is Phase.TRUMP:
+            view = deal_view(deal, deal.turn)
+            if len(view.legal) > 1:
+                choices += 1
+                advised = strong.advise(view, random.Random(seed)).action
+                assert strong.act(view, random.Random(seed)) == advised
+                assert not strong.searches(view)
+                assert own.searches(view) == (PASS in view.legal)
+            deal.apply(deal.turn, players.act(view, random.Random(seed)))
+    assert choices >= 40
+    play = deal_view(deal, deal.turn)
+    assert strong.searches(play) == (len(play.legal) > 1)
 
 
 def test_budget_is_checked_and_passed_through() -> None:

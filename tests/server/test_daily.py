@@ -17,7 +17,9 @@ import pytest
 import structlog
 
 from client import GameClient
+from engine import Phase
 from server.daily.days import closes_at, daily_seed, day_of, moment, previous, streak
+from server.table.room_actor import RoomActor
 from tests.server.bots_hold import die, hold
 from tests.server.conftest import Harness, play_until, running_harness, sync
 from tests.server.test_bots import actor, metric
@@ -32,6 +34,12 @@ async def harness(tmp_path: Path, database: str) -> AsyncIterator[Harness]:
     """A server whose daily game is one deal long (the deals are the point, not their number)."""
     async with running_harness(tmp_path, database, daily_deals=1) as h:
         yield h
+
+
+def searching(room: RoomActor) -> bool:
+    """Whether a CPU's search is asked and not answered (a bid or a card with no other
+    choice is decided at once)."""
+    return room.pending is not None and not room.pending.answer.done()
 
 
 async def start_daily(client: GameClient) -> dict[str, Any]:
@@ -182,9 +190,10 @@ async def test_a_full_pool_never_changes_the_daily_cpus(tmp_path: Path) -> None:
         try:
             started = await start_daily(bob)
             room = actor(h, started["room_id"])
-            pending = room.pending  # seat 1, a CPU, bids first: its search waits for a place
-            assert pending is not None and pending.decision.seat == 1
-            assert not pending.answer.done() and room.room.version == started["version"]
+            await play_until([bob], started["room_id"], lambda: searching(room))  # as Anna
+            pending = room.pending  # a CPU's first card (a bid needs no search): it waits
+            assert pending is not None and pending.decision.view.phase is Phase.PLAY
+            assert room.room.version == pending.decision.version
             assert metric(h, "klaverjas_bot_waits_total") == 1
             assert bots.submit(hold, str(flag)) is None  # nothing goes before it
         finally:
@@ -211,7 +220,9 @@ async def test_a_failed_search_is_searched_again_in_the_daily_game(tmp_path: Pat
         assert job is not None
         try:
             started = await start_daily(bob)
-            pending = actor(h, started["room_id"]).pending
+            room = actor(h, started["room_id"])
+            await play_until([bob], started["room_id"], lambda: searching(room))  # as Anna
+            pending = room.pending
             assert pending is not None and not pending.answer.done()  # behind the crash
         finally:
             flag.touch()

@@ -15,6 +15,8 @@ import pytest
 
 from client import GameClient
 from tests.processes import command, descendants, end_with_parent, still_running
+from tests.server.conftest import play_until
+from tests.server.test_bots import name_trump
 
 pytestmark = pytest.mark.server
 
@@ -83,8 +85,15 @@ async def test_a_killed_servers_cpu_workers_end_by_themselves(tmp_path: Path) ->
     try:
         client = await GameClient.connect(f"ws://127.0.0.1:{port}/")
         await client.hello("ann")
-        await client.request({"type": "new_game", "level": "strong"}, "snapshot")
-        await client.next("update", kind="act", by="cpu")  # searched in the pool
+        room_id = (await client.request({"type": "new_game", "level": "strong"}, "snapshot"))[
+            "room_id"
+        ]
+
+        def pool_started() -> bool:  # at the first search (a bid is decided at once)
+            found = [command(pid) for pid in descendants(process.pid)]
+            return len(found) >= 2 and any("forkserver" in c for c in found)
+
+        await play_until([client], room_id, pool_started, pick=name_trump)
         pool = descendants(process.pid)
         commands = [command(pid) for pid in pool]
         assert any("forkserver" in c for c in commands), commands
