@@ -73,8 +73,9 @@ def _sign(deal: Deal) -> int:
 def solve(deal: Deal) -> dict[Action, int]:
     """Every legal action of the seat to move (phase PLAY or CLAIM) with its exact value
     for the mover's team, in legal order.  Does not modify ``deal``."""
-    sign = _sign(deal)
-    return {_CODES[code]: sign * g for code, g in _solver.solve(*position(deal), 0)}
+    values = _solve(deal, 0)
+    assert values is not None  # (no limit)
+    return values
 
 
 def solve_within(deal: Deal, limit: int) -> dict[Action, int] | None:
@@ -83,6 +84,10 @@ def solve_within(deal: Deal, limit: int) -> dict[Action, int] | None:
     that is the same on every machine."""
     if limit < 1:
         raise ValueError("the limit is at least one node")
+    return _solve(deal, limit)
+
+
+def _solve(deal: Deal, limit: int) -> dict[Action, int] | None:
     solved = _solver.solve(*position(deal), 0, limit)
     if solved is None:
         return None
