@@ -126,7 +126,6 @@ class ClusterRouter(Router):
         self._moved: set[str] = set()  # keys announced as moved, re-attached this turn
         self._catching_up: set[tuple[str, str]] = set()  # (conn, room) re-attaching
         self._missing: dict[str, float] = {}  # node -> since when its heartbeat is missing
-        self._adopting: dict[str, asyncio.Future[Actor | None]] = {}
         self._tasks: list[asyncio.Task[None]] = []
         self._renew = self.bus.redis.register_script(_RENEW)
         self._release = self.bus.redis.register_script(_RELEASE)
@@ -210,25 +209,8 @@ class ClusterRouter(Router):
         if node is not None:  # else nobody holds it: whoever adopts it catches up
             self.bus.publish(self.bus.channel(f"node:{node}"), Tell(ref, message))
 
-    async def adopt(self, ref: Ref) -> Actor | None:
-        """Take over a live actor that no node owns: lease, fence, replay (once at a time)."""
-        key = ref.key
-        if key in self._adopting:
-            return await asyncio.shield(self._adopting[key])
-        future: asyncio.Future[Actor | None] = asyncio.get_running_loop().create_future()
-        self._adopting[key] = future
-        try:
-            actor = await self._adopt(ref)
-            future.set_result(actor)
-            return actor
-        except BaseException as err:
-            future.set_exception(err)
-            future.exception()  # retrieved: callers waiting on it get it too
-            raise
-        finally:
-            del self._adopting[key]
-
     async def _adopt(self, ref: Ref) -> Actor | None:
+        """Take over a live actor that no node owns: lease, fence, replay."""
         existing = self.actors.get(ref.key)
         if existing is not None or self.stopping or self.store.failing_since is not None:
             return existing  # (a node that cannot store leaves it to the others)

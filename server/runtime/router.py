@@ -80,6 +80,7 @@ class Router:
         self.kinds: dict[str, ActorKind] = {}
         self.actors: dict[str, Actor] = {}
         self._reloading: dict[str, asyncio.Future[Actor | None]] = {}  # key -> the new one
+        self._adopting: dict[str, asyncio.Future[Actor | None]] = {}  # key -> the one loading
 
     def register(self, kind: ActorKind) -> None:
         self.kinds[kind.name] = kind
@@ -129,7 +130,26 @@ class Router:
             actor.deliver(message)
 
     async def adopt(self, ref: Ref) -> Actor | None:
-        """Load the live actor of ``ref`` from its log and run it here."""
+        """Load the live actor of ``ref`` from its log and run it here, once at a time: a
+        second caller while it loads (a client's command, the poll for tournaments
+        scheduled from the command line) gets the same actor, never a second one."""
+        key = ref.key
+        if key in self._adopting:
+            return await asyncio.shield(self._adopting[key])
+        future: asyncio.Future[Actor | None] = asyncio.get_running_loop().create_future()
+        self._adopting[key] = future
+        try:
+            actor = await self._adopt(ref)
+            future.set_result(actor)
+            return actor
+        except BaseException as err:
+            future.set_exception(err)
+            future.exception()  # retrieved: callers waiting on it get it too
+            raise
+        finally:
+            del self._adopting[key]
+
+    async def _adopt(self, ref: Ref) -> Actor | None:
         actor = self.actors.get(ref.key)
         if actor is not None:
             return actor

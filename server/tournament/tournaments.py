@@ -57,13 +57,14 @@ class Tournaments:
     async def schedule(
         self, fmt: str, start_at: float, fill_with_cpu: bool, start_when_full: bool,
         repeat: str | None, tid: str | None = None, auto: bool = False,
-    ) -> TournamentActor:  # fmt: skip
-        tid, first = await new_tournament(
+    ) -> None:  # fmt: skip
+        """A new tournament, stored, then run here: adopted as any stored one is, so the
+        poll for tournaments scheduled elsewhere, finding it meanwhile, runs the same one."""
+        tid, _ = await new_tournament(
             self.store, fmt, start_at, fill_with_cpu, start_when_full, repeat,
             self.ports.clock.wall(), tid=tid, auto=auto,
         )  # fmt: skip
-        epoch = await self.ports.router.own(Ref(TOURNAMENT, tid))
-        return await self._launch(Tournament.from_log(tid, [first]), epoch)
+        await self.ports.router.adopt(Ref(TOURNAMENT, tid))
 
     async def schedule_next(self, t: Tournament, start_at: float) -> None:
         """The next of a repeating series (of the server's own schedule: while it is still
@@ -111,13 +112,6 @@ class Tournaments:
             if not any(row.start_at == 0 for row in rows):
                 await self.schedule("quick", 0.0, False, True, None)
 
-    async def _launch(self, tournament: Tournament, epoch: int | None) -> TournamentActor:
-        actor = TournamentActor(tournament, self.ports, self.tables, self)
-        actor.epoch = epoch
-        self.ports.router.hold(actor)
-        await actor.relist()
-        return actor
-
     # -- the actor kind ------------------------------------------------------------------
 
     async def live(self) -> list[str]:
@@ -133,7 +127,10 @@ class Tournaments:
                 await self.ports.events.publish(ending(tournament))
             await self.ports.journal.set_tournament_status(key, tournament.status)
             return None
-        actor = await self._launch(tournament, epoch)
+        actor = TournamentActor(tournament, self.ports, self.tables, self)
+        actor.epoch = epoch
+        self.ports.router.hold(actor)
+        await actor.relist()
         actor.tell(actor.resume)
         return actor
 

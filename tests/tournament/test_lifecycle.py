@@ -429,6 +429,28 @@ async def test_a_start_when_full_tournament_starts_with_the_eighth_player(
 
 
 @SQLITE_ONLY
+async def test_watchers_who_ask_at_once_for_a_tournament_not_yet_run_share_one(
+    harness: Harness,
+) -> None:
+    """A tournament scheduled from the command line runs once its first command arrives;
+    commands that arrive while it loads reach that same tournament (two copies of it would
+    each start it: the log refuses the second, and that copy's watchers hear nothing)."""
+    tid = await schedule(harness, "quick", harness.clock.wall() + 60)
+    watchers = [await harness.client(f"w{i}") for i in range(6)]
+    await asyncio.gather(
+        *(w.send({"type": "tournament_watch", "tournament_id": tid}) for w in watchers)
+    )
+    for w in watchers:
+        frames = await sync(w)
+        assert not [f for f in frames if f["type"] == "error"], frames
+    player = await harness.client("p")
+    await register([player], tid)
+    for w in watchers:  # each hears of the registration: each watches the one that runs
+        await sync(w)
+        assert [e["id"] for e in status(w, tid)["registered"]] == [player.player_id]
+    assert await log_length(harness, tid) == 2  # scheduled, registered: nothing twice
+
+
 async def test_registering_twice_is_refused(harness: Harness) -> None:
     tid, _, players = await quick(harness, 2)
     watcher = await harness.client("watcher")
