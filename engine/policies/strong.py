@@ -33,15 +33,16 @@ would not accept by that rule of thumb, or passed a suit it would accept, weighs
 each card an opponent played that the heuristic holding that world's hand would not have
 played weighs ``eps_opponent`` (the partner's, ``eps_partner``; 1.0: not modelled); a world
 is mostly rejected at its first play off the model, so it costs a few checks a world
-drawn.  Inference is off: +2.8 ± 3.4 points a deal (not significant) for 1.4 times the
-CPU, and a loaded server fell back to the heuristic about twice as often
-(docs/performance.md).
+drawn.  It is on at budgets of :data:`INFERENCE_BUDGET` and above (the server's own),
+where it measured +5.2 ± 2.5 points a deal on 2,000 duplicate pairs for 1.2 times the CPU
+a decision (docs/performance.md), and off below it: the smaller budgets are a busy
+server's, which sheds this cost first.
 
 Options (keyword arguments; each measured in duplicate matches against the heuristic,
 see README): ``replies`` values each card, world by world, with the opponents' replies in
 the current trick played by the heuristic's rules (:func:`.rollout.heuristic_card`, from
 their own view of that world) and the rest solved exactly, where plain sampling lets them
-reply as perfectly informed players; ``eps_opponent=0.02`` turns inference from play on;
+reply as perfectly informed players; ``eps_opponent=1`` turns inference from play off;
 ``rule_trump`` makes the trump choice by the heuristic's rule of thumb (to measure what the
 evaluator adds), ``bid_rule=0`` lets the evaluator decide whether to name in the bidding
 too; ``prior`` adds that many points, over the square root of the worlds solved, to the
@@ -80,8 +81,9 @@ WORLD_NODES = 4_000_000
 DROPS = 2
 PASS_WORLDS = 64  # worlds in which passing is valued by bidding on
 SOFT = 0.3  # the chance a bid against the rule of thumb is kept (see module docstring)
-EPS_OPPONENT = 1.0  # the play model's likelihood of an opponent's play off the heuristic
-# (1.0: no inference from play; 0.02 when on, see the module docstring)
+EPS_OPPONENT = 0.02  # the play model's likelihood of an opponent's play off the heuristic
+# (1.0: no inference from play; see the module docstring)
+INFERENCE_BUDGET = 1000  # inference from play at this budget and above only
 EPS_PARTNER = 1.0  # the same for the partner (1.0: the partner's plays are not modelled)
 CHECK_NODES = 1000  # what a check of a play against the play model counts in the budget
 PRIOR = 0.0  # points for the heuristic's own card, over the square root of the worlds
@@ -200,11 +202,13 @@ class StrongPolicy:
         return {a: s / drawn for a, s in sums.items()}, len(solved)
 
     def _play_model(self, view: View) -> PlayModel | None:
-        """The likelihood of the other seats' plays (None: no inference, or no play yet)."""
+        """The likelihood of the other seats' plays (None: no inference, at this budget or
+        by the options, or no play yet)."""
         seat = view.seat
         assert seat is not None
         eps = {s: self.eps_partner if s == seat ^ 2 else self.eps_opponent for s in range(4)}
-        if (not view.tricks and not view.trick) or min(eps.values()) >= 1.0:
+        off = self.budget < INFERENCE_BUDGET or min(eps.values()) >= 1.0
+        if off or (not view.tricks and not view.trick):
             return None
         return PlayModel(view, eps)
 

@@ -11,12 +11,15 @@ at most ``workers + queue`` hints and reviews at a time: beyond that it is *satu
 a hint is refused with :data:`BOTS_BUSY` (our condition, with a retry hint: no strike).
 
 A move's search is bounded by its time instead (by the count too when there is no CPU
-delay to keep): a free worker always takes it, but one that would queue is only taken when
-the searches before it and itself are expected to end within :data:`SLACK` of ``within``
-seconds (the CPU delay, which runs meanwhile).  When the server's budget would not, the
-move searches with a smaller one (:data:`STEPS`: a quarter, a sixteenth, a sixty-fourth)
-that would, and only when even the smallest would be late is it played by ``heuristic``:
-the server degrades by budget, not by level.  The expectation is a running mean of the
+delay to keep).  A free worker always takes it, with the server's budget.  A move that
+would queue searches with a smaller budget (:data:`STEPS`: a quarter, a sixteenth, a
+sixty-fourth; these also infer nothing from the others' plays, ``INFERENCE_BUDGET`` in
+:mod:`engine.policies.strong`), the largest whose search, after those ahead of it, is
+expected to end within :data:`SLACK` of ``within`` seconds (the CPU delay, which runs
+meanwhile).  A queue means a busy pool, and the server's budget (about 4 times a quarter
+of it) would keep it busy into the next deal's start, where even the smallest search is
+dear.  Only when even the smallest would be late is the move played by ``heuristic``: the
+server degrades by budget, not by level.  The expectation is a running mean of the
 workers' seconds by budget and the position's size (cards in hand, cards on the table),
 learned as they answer: an opening lead costs a hundred times an endgame card, so a count
 of searches says little about the wait.  The workers run at a lower priority
@@ -188,7 +191,7 @@ class Bots:
         if not StrongPolicy(self.budget).searches(view):  # microseconds: decided here
             return _done(decide(level, view, seed, self.budget)[0])
         # the largest budget expected to end in time (the daily game's: the server's, exact)
-        fits = (b for b in self.budgets if wait or self._in_time(self._expect_move(b, view)))
+        fits = (b for b in self.budgets if wait or self._fits(b, view))
         budget = next(fits, 0)
         kind = ("move", budget, *size(view))
         searched = None
@@ -246,6 +249,14 @@ class Bots:
             first = min(range(self.workers), key=free.__getitem__)
             free[first] = max(now, max(free[first], e.since) + e.seconds + HANDLING)
         return min(free) + seconds + HANDLING - now <= SLACK * self.within
+
+    def _fits(self, budget: int, view: View) -> bool:
+        """Whether a move's search of ``budget`` may be handed over now: the server's own
+        only to a free worker (when there is a delay to keep), any in time."""
+        queued = self.within > 0 and len(self._live()) >= self.workers
+        if budget == self.budget and queued:
+            return False
+        return self._in_time(self._expect_move(budget, view))
 
     def _expect(self, kind: Kind) -> float:
         return self._seconds.get(kind, UNKNOWN)

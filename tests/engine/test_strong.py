@@ -13,7 +13,7 @@ import pytest
 from engine import LEAVE, PASS, TAKE, Action, Deal, Phase, Rules, parse_hands, solver
 from engine.cards import SUIT_NAMES
 from engine.policies import HeuristicPolicy, RandomPolicy, StrongPolicy, policy, strong
-from engine.policies.strong import DEFAULT_BUDGET, card_label
+from engine.policies.strong import DEFAULT_BUDGET, INFERENCE_BUDGET, card_label
 from engine.rules import RoemMode, TrumpMode, Variant
 from engine.views import deal_view
 from tests.engine.helpers import ROOT, klaverjas
@@ -60,7 +60,7 @@ print(json.dumps([str(advice.action), {str(a): v for a, v in advice.values.items
         (Rules(trump_mode=TrumpMode.TURNED), 3, 0, 1, {}),  # the turned card's first bid
         (Rules(roem=RoemMode.CLAIM, variant=Variant.ROTTERDAM), 5, 14, 300, {}),
         (Rules(trump_mode=TrumpMode.TURNED), 8, 20, 300, {}),
-        (Rules(), 7, 13, 300, {"eps_opponent": 0.02}),  # inference from play
+        (Rules(), 7, 13, 1000, {}),  # inference from play (on at the server's budget)
         (Rules(), 7, 13, 300, {"prior": 20.0}),  # the heuristic's card as a prior
         (Rules(trump_mode=TrumpMode.TURNED), 8, 20, 300, {"replies": 1}),  # modelled replies
         (Rules(), 18, 1, 1000, {}),  # an opening lead: two worlds dropped (see below)
@@ -283,3 +283,16 @@ def test_selfplay_with_a_policy_per_team() -> None:
     assert "strong - heuristic" in summary.stdout
     bad = klaverjas("selfplay", "--deals", "1", "--seed", "1", "--policies", "strong")
     assert bad.returncode != 0 and "--policies" in bad.stderr
+
+
+def test_inference_from_play_is_on_at_the_servers_budget_and_off_below_it() -> None:
+    """The smaller budgets are a busy server's: they shed inference's cost first."""
+    deal = heuristic_position(Rules(), 7, 13)
+    view = deal_view(deal, deal.turn)
+
+    def values(budget: int, **options: float) -> dict:
+        return StrongPolicy(budget, **options).advise(view, random.Random("r/1")).values
+
+    assert values(INFERENCE_BUDGET) != values(INFERENCE_BUDGET, eps_opponent=1.0)
+    below = INFERENCE_BUDGET // 4
+    assert values(below) == values(below, eps_opponent=1.0)

@@ -258,6 +258,29 @@ async def test_a_busy_pool_searches_with_a_smaller_budget_before_falling_back(
         await bots.close()
 
 
+async def test_a_move_that_would_queue_searches_with_less_than_the_servers_budget(
+    tmp_path: Path,
+) -> None:
+    """The server's budget (inference from play included) only on a free worker: a move
+    that would queue searches with a smaller budget, though the server's would be in time."""
+    metrics = Metrics()
+    bots = Bots(1, 4, 16, metrics, within=10.0)
+    seen, seed = opening_lead(7), "7/0"
+    kind = size(seen)
+    bots._seconds.update({("move", b, *kind): 0.01 for b in bots.budgets} | {("slow",): 0.3})
+    budgets = metrics.bot_budgets
+    flag = tmp_path / "go"
+    try:
+        job = bots.submit(hold, str(flag), kind=("slow",))  # the one worker is busy
+        queued = bots.decide("strong", seen, seed)
+        assert budgets.labels("4")._value.get() == 1 and budgets.labels("16")._value.get() == 0
+        flag.touch()
+        await job  # type: ignore[misc]
+        assert await queued == decide("strong", seen, seed, 4)[0]
+    finally:
+        await bots.close()
+
+
 async def test_a_budget_of_zero_turns_searching_off(tmp_path: Path) -> None:
     async with running_harness(tmp_path, bot_budget=0) as h:
         room_id, (solo,) = await h.table("solo", cpu=[1, 2, 3], rules=ONE_DEAL)
