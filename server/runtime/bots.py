@@ -190,8 +190,11 @@ class Bots:
             return _done(fallback(view, seed))
         if not StrongPolicy(self.budget).searches(view):  # microseconds: decided here
             return _done(decide(level, view, seed, self.budget)[0])
-        # the largest budget expected to end in time (the daily game's: the server's, exact)
-        fits = (b for b in self.budgets if wait or self._fits(b, view))
+        # the largest budget expected to end in time, the server's only on a free worker (a
+        # queue means a busy pool); the daily game's always the server's, exact
+        busy = self.within > 0 and len(self._live()) >= self.workers
+        steps = self.budgets[1:] if busy and not wait else self.budgets
+        fits = (b for b in steps if wait or self._in_time(self._expect_move(b, view)))
         budget = next(fits, 0)
         kind = ("move", budget, *size(view))
         searched = None
@@ -249,14 +252,6 @@ class Bots:
             first = min(range(self.workers), key=free.__getitem__)
             free[first] = max(now, max(free[first], e.since) + e.seconds + HANDLING)
         return min(free) + seconds + HANDLING - now <= SLACK * self.within
-
-    def _fits(self, budget: int, view: View) -> bool:
-        """Whether a move's search of ``budget`` may be handed over now: the server's own
-        only to a free worker (when there is a delay to keep), any in time."""
-        queued = self.within > 0 and len(self._live()) >= self.workers
-        if budget == self.budget and queued:
-            return False
-        return self._in_time(self._expect_move(budget, view))
 
     def _expect(self, kind: Kind) -> float:
         return self._seconds.get(kind, UNKNOWN)

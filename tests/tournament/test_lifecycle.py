@@ -424,11 +424,6 @@ async def test_a_start_when_full_tournament_starts_with_the_eighth_player(
         assert snapshot["room"]["status"] == "playing", snapshot["room"]
 
 
-# -- 6. bad input: a typed error to that client, and nothing changes --------------------------
-# (refusals decided by the tournament's state, not by the database: SQLite is enough)
-
-
-@SQLITE_ONLY
 async def test_watchers_who_ask_at_once_for_a_tournament_not_yet_run_share_one(
     harness: Harness,
 ) -> None:
@@ -451,6 +446,11 @@ async def test_watchers_who_ask_at_once_for_a_tournament_not_yet_run_share_one(
     assert await log_length(harness, tid) == 2  # scheduled, registered: nothing twice
 
 
+# -- 6. bad input: a typed error to that client, and nothing changes --------------------------
+# (refusals decided by the tournament's state, not by the database: SQLite is enough)
+
+
+@SQLITE_ONLY
 async def test_registering_twice_is_refused(harness: Harness) -> None:
     tid, _, players = await quick(harness, 2)
     watcher = await harness.client("watcher")
