@@ -55,11 +55,15 @@ smoke: $(STAMP)
 mutation: $(STAMP)
 	nice $(BIN)/python bench/mutation.py $(TARGETS)
 
-# The strong player's trump evaluator (engine/policies/trump_weights.py) from the exact
-# solver: 6,000 deals solved eight times each, about 13 minutes on two cores; resumable (the
-# solved deals are kept in trump-data.jsonl, and a new run solves only those missing).
+# The strong player's trump choice, both models, each step resumable (its deals are kept in
+# the .jsonl file, and a new run makes only those missing): the evaluator
+# (engine/policies/trump_weights.py) from the exact solver, 6,000 deals solved eight times
+# each, about 13 minutes on two cores; then when to name in the bidding
+# (engine/policies/bid_weights.py) from play, with that evaluator: 3,000 deals played
+# twice, about 40 minutes.
 trump-model: $(STAMP)
 	$(BIN)/klaverjas trump-model --deals 6000 --seed 1 --data trump-data.jsonl
+	$(BIN)/klaverjas bid-model --deals 3000 --seed 2 --data bid-data.jsonl
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis .mutation

@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 from typing import NoReturn
 
-from . import engine, server, trump_model
+from . import bid_model, engine, server, trump_model
 from .errors import UsageError
 
 DESCRIPTION = (
@@ -29,6 +29,7 @@ def build_parser() -> argparse.ArgumentParser:
     engine.add_commands(sub)
     server.add_commands(sub)
     trump_model.add_commands(sub)
+    bid_model.add_commands(sub)
     return parser
 
 

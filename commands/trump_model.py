@@ -23,7 +23,9 @@ import multiprocessing
 import os
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from engine import Deal
 from engine.cards import cards_of
@@ -52,36 +54,56 @@ def solve_deal(task: tuple[int, int]) -> dict:
             value = solve_value(deal)  # for the team of the leader, who is on turn
             row.append(value if deal.turn & 1 == 0 else -value)
         values.append(row)
-    return {"n": number, "rules": label, "dealer": dealer, "hands": list(dealt), "v": values}
+    return {"seed": seed, "n": number, "rules": label, "dealer": dealer, "hands": list(dealt),
+            "v": values}  # fmt: skip
 
 
 def make_data(seed: int, deals: int, path: Path, workers: int) -> int:
     """Append the deals ``path`` lacks; how many it holds afterwards."""
-    done = set()
-    if path.exists():
-        for line in path.read_text().splitlines():
-            row = json.loads(line)
-            if row.get("seed") == seed:
-                done.add(row["n"])
+    done = {row["n"] for row in rows_of(path, seed)}
     tasks = [(seed, n) for n in range(deals) if n not in done]
+    append(path, tasks, solve_deal, workers, "deals solved")
+    return len(done) + len(tasks)
+
+
+def rows_of(path: Path, seed: int) -> list[dict]:
+    """The lines of ``path`` made with ``seed`` (none if it does not exist)."""
+    if not path.exists():
+        return []
+    rows = (json.loads(line) for line in path.read_text().splitlines())
+    return [row for row in rows if row.get("seed") == seed]
+
+
+def append(path: Path, tasks: list, work: Callable[[Any], dict], workers: int, what: str) -> None:
+    """``work`` done on each task in ``workers`` processes, each result appended to ``path``
+    as a JSON line as it comes (so a stopped run keeps what it did)."""
     start = time.perf_counter()
     with multiprocessing.get_context("fork").Pool(workers) as pool, path.open("a") as out:
-        for k, row in enumerate(pool.imap_unordered(solve_deal, tasks, chunksize=4), 1):
-            out.write(json.dumps({"seed": seed, **row}) + "\n")
+        for k, row in enumerate(pool.imap_unordered(work, tasks, chunksize=2), 1):
+            out.write(json.dumps(row) + "\n")
             if k % 200 == 0:
                 out.flush()
                 rate = k / (time.perf_counter() - start)
-                print(f"  {len(done) + k} deals ({rate:.1f} a second)", file=sys.stderr)
-    return len(done) + len(tasks)
+                print(f"  {k} {what} ({rate:.1f} a second)", file=sys.stderr)
+
+
+def add_arguments(
+    p: argparse.ArgumentParser, what: str, deals: int, seed: int, data: str, out: str
+) -> None:
+    """A model command's options: ``--deals``, ``--seed``, ``--data``, ``--out``, ``--workers``."""
+    p.add_argument("--deals", type=positive, default=deals, help=f"deals {what}")
+    p.add_argument("--seed", type=int, default=seed, help="the deals' seed")
+    p.add_argument("--data", default=data, help="where they are kept (appended to; resumable)")
+    p.add_argument("--out", default=out, help="the weights module written")
+    p.add_argument(
+        "--workers", type=positive, default=os.cpu_count() or 1, help="processes that work"
+    )
 
 
 def samples(path: Path, seed: int) -> list[tuple[list[float], float, int]]:
     """Each deal's 16 samples: (features, the chooser team's value, its place)."""
     out = []
-    for line in path.read_text().splitlines():
-        row = json.loads(line)
-        if row.get("seed") != seed:
-            continue
+    for row in rows_of(path, seed):
         leader = (row["dealer"] + 1) & 3
         for seat, hand in enumerate(row["hands"]):
             place = (seat - leader) & 3
@@ -130,14 +152,15 @@ def weights_module(model: dict, seed: int, deals: int) -> str:
     return "\n".join([*lines, ")", ""])
 
 
+def case_inputs(count: int) -> list[tuple[int, int, int]]:
+    """Seeded hands (as masks), each with a trump and a place: a model's stored cases."""
+    deals = [Deal.shuffled(PRESETS["amsterdam"], CASES_SEED, n).dealt for n in range(count)]
+    return [(deals[n // 4][n % 4], n % 4, (n // 4) % 4) for n in range(count)]
+
+
 def check_cases(weights: list[list[float]], count: int = 24) -> list[tuple[int, int, int, float]]:
-    """Seeded hands, each with a trump and a place, and their value under ``weights``."""
-    cases = []
-    for n in range(count):
-        hand = Deal.shuffled(PRESETS["amsterdam"], CASES_SEED, n // 4).dealt[n % 4]
-        trump, place = n % 4, (n // 4) % 4
-        cases.append((hand, trump, place, value(cards_of(hand), trump, place, weights)))
-    return cases
+    """The stored cases' inputs and their value under ``weights``."""
+    return [(h, t, p, value(cards_of(h), t, p, weights)) for h, t, p in case_inputs(count)]
 
 
 def add_commands(sub) -> None:
@@ -147,13 +170,7 @@ def add_commands(sub) -> None:
         description="Solve seeded deals with every suit as trump (resumable: the deals "
         "already in --data are kept), then fit the evaluator's weights to them.",
     )
-    p.add_argument("--deals", type=positive, default=4000, help="deals solved (8 solves each)")
-    p.add_argument("--seed", type=int, default=1, help="the deals' seed")
-    p.add_argument("--data", default="trump-data.jsonl", help="the solved deals (appended)")
-    p.add_argument(
-        "--out", default="engine/policies/trump_weights.py", help="the weights module written"
-    )
-    p.add_argument(
-        "--workers", type=positive, default=os.cpu_count() or 1, help="processes that solve"
+    add_arguments(
+        p, "solved (8 solves each)", 4000, 1, "trump-data.jsonl", "engine/policies/trump_weights.py"
     )
     p.set_defaults(func=run)

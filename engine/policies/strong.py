@@ -12,19 +12,18 @@ another drawn in its place, so one decision's time has a bound.  A solve's node 
 depends only on its position and every draw comes from the ``rng`` handed in, so a
 decision is a pure function of the view, the seed and the budget.
 
-Trump choice: no search.  Naming a suit is valued by :mod:`.trump_eval`, an evaluator
+Trump choice: no search, microseconds, so the server decides it on its loop
+(:meth:`searches`).  Naming a suit is valued by :func:`.trump_eval.value`, an evaluator
 learned offline from the exact solver (what the hand is worth, open-card, with that suit
-as trump from the seat's place at the table); passing is valued in :data:`PASS_WORLDS`
-sampled worlds by bidding on: the later bidders choose by the heuristic's rule of thumb
-(the seat itself, if the bidding comes back to it, by the evaluator) and the outcome is
-the evaluator's value of the chooser's hand, for the seat's team.  Where a suit must be
-named, the best value is chosen.  Where passing is allowed (the bidding, the turned
-card's first round) whether to name or take is the rule of thumb's and which suit the
-evaluator's (``bid_rule``): in duplicate matches against the heuristic the evaluator's own
-pass-or-name did worse than the rule's there, though better in open-card values
-(docs/performance.md, "Strength experiments").  Advice, which values passing too, costs
-about 1.5 ms at every budget; acting never needs passing's value (the rule decides whether
-to pass) and costs about 25 µs, so the server decides it on its loop (:meth:`searches`).
+as trump from the seat's place at the table), and where a suit must be named the best is
+chosen.  In the bidding's first round, whether to name the best suit or pass is
+:func:`.trump_eval.naming_edge`'s, a model learned from play (``klaverjas bid-model``:
+deals played out after every choice by strong and the heuristic, where open-card values
+had named too often); passing is valued as the best suit less that edge.  In the turned
+card's first round whether to take it is the heuristic's rule of thumb's (nothing learned
+did better there), and passing is valued, for advice and reviews only (about 1.5 ms), in
+:data:`PASS_WORLDS` sampled worlds by bidding on: the later bidders choose by the rule of
+thumb and the outcome is the evaluator's value of the chooser's hand, for the seat's team.
 
 Soft information (a drawn world is kept with the probability of what the other seats did
 in it, :meth:`engine.worlds.Worlds.draws`): from the bidding, a seat that named a suit it
@@ -44,8 +43,8 @@ the current trick played by the heuristic's rules (:func:`.rollout.heuristic_car
 their own view of that world) and the rest solved exactly, where plain sampling lets them
 reply as perfectly informed players; ``eps_opponent=1`` turns inference from play off;
 ``rule_trump`` makes the trump choice by the heuristic's rule of thumb (to measure what the
-evaluator adds), ``bid_rule=0`` lets the evaluator decide whether to name in the bidding
-too; ``prior`` adds that many points, over the square root of the worlds solved, to the
+evaluators add), ``bid_rule=1`` lets that rule decide whether to name in the bidding too;
+``prior`` adds that many points, over the square root of the worlds solved, to the
 heuristic's own card.  ``replies`` and ``prior`` are off: they measured no stronger at the
 default budget (docs/performance.md, "Strength experiments").
 """
@@ -69,6 +68,7 @@ from ..worlds import Likelihood, Worlds
 from .heuristic import HeuristicPolicy, accepts, choose_trump, higher, suit_score
 from .inference import PlayModel
 from .rollout import heuristic_card
+from .trump_eval import naming_edge
 from .trump_eval import value as hand_value
 
 # Thousands of solver nodes a decision (docs/performance.md, "The strong player's strength").
@@ -122,7 +122,7 @@ class StrongPolicy:
         eps_opponent: float = EPS_OPPONENT,
         eps_partner: float = EPS_PARTNER,
         rule_trump: int = 0,
-        bid_rule: int = 1,
+        bid_rule: int = 0,
         replies: int = REPLIES,
         prior: float = PRIOR,
     ) -> None:
@@ -144,14 +144,9 @@ class StrongPolicy:
         return self.advise(view, rng).action
 
     def searches(self, view: View) -> bool:
-        """Whether deciding for ``view`` takes more than microseconds: a search, or passing
-        valued in sampled worlds.  A trump choice by the rule and the evaluator, and an
-        action with no other legal, do not."""
-        if len(view.legal) == 1:
-            return False
-        if view.phase is Phase.TRUMP:
-            return not self.rule_trump and PASS in view.legal and not self.bid_rule
-        return True
+        """Whether deciding for ``view`` takes more than microseconds: a search.  A trump
+        choice (by the evaluators or the rule) and an action with no other legal do not."""
+        return len(view.legal) > 1 and view.phase is not Phase.TRUMP
 
     def advise(self, view: View, rng: random.Random) -> Advice:
         """The decision for ``view``'s seat, its values, and why."""
@@ -220,11 +215,11 @@ class StrongPolicy:
         rule = choose_trump(view.hand, view.legal)
         if self.rule_trump:
             return rule, {}, True
-        names = view.legal
-        by_rule = self.bid_rule and PASS in names  # whether to name (or take): the rule's
+        names = view.legal  # whether to name or take: the rule's, but the bidding's model's
+        by_rule = PASS in names and (self.bid_rule or not _bidding(view))
         if by_rule:
             names = [a for a in names if a.kind is Kind.TRUMP]
-        values = trump_values(view, rng, passing=priced or PASS in names)
+        values = trump_values(view, rng, passing=priced)
         if by_rule and rule == PASS:
             return PASS, values, True
         return max(names, key=values.__getitem__), values, False  # the first on ties
@@ -232,17 +227,17 @@ class StrongPolicy:
 
 def trump_values(view: View, rng: random.Random, passing: bool = True) -> dict[Action, float]:
     """Each legal trump choice's value for ``view``'s seat (the module docstring): a suit
-    by the evaluator, passing (unless not ``passing``) by bidding on in
+    by the evaluator; passing, in the bidding, as the best suit's value less the bidding
+    model's edge of naming it, elsewhere (unless not ``passing``) by bidding on in
     :data:`PASS_WORLDS` sampled worlds."""
     seat = view.seat
     assert seat is not None
-    leader = (view.dealer + 1) & 3
-    values = {
-        a: hand_value(view.hand, a.value, (seat - leader) & 3)
-        for a in view.legal
-        if a.kind is Kind.TRUMP
-    }
-    if passing and PASS in view.legal:
+    place = (seat - view.dealer - 1) & 3
+    values = {a: hand_value(view.hand, a.value, place) for a in view.legal if a.kind is Kind.TRUMP}
+    if PASS in view.legal and _bidding(view):
+        best = max(values, key=values.__getitem__)
+        values[PASS] = values[best] - naming_edge(view.hand, best.value, place)
+    elif passing and PASS in view.legal:
         worlds = Worlds(view)
         total = 0.0
         for hands in worlds.sample(rng, PASS_WORLDS, bid_likelihood(view)):
@@ -251,6 +246,11 @@ def trump_values(view: View, rng: random.Random, passing: bool = True) -> dict[A
             total += _bid_on(deal, seat)
         values[PASS] = total / PASS_WORLDS
     return values
+
+
+def _bidding(view: View) -> bool:
+    """Whether ``view`` is a choice in the bidding's first round (pass or name any suit)."""
+    return view.rules.trump_mode is TrumpMode.BIDDING and PASS in view.legal
 
 
 def _product(bids: Likelihood | None, plays: Likelihood | None) -> Likelihood | None:

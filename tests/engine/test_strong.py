@@ -224,10 +224,9 @@ def test_a_world_past_world_nodes_is_dropped_for_another(
 
 @pytest.mark.parametrize("mode", list(TrumpMode))
 def test_a_trump_choice_needs_no_search_and_acts_as_advised(mode: TrumpMode) -> None:
-    """Where passing is allowed the rule of thumb decides whether to name, so acting never
-    values passing in sampled worlds: microseconds, decided on the server's loop.  The
-    evaluator's own pass-or-name (``bid_rule=0``) needs that value, so it searches."""
-    strong, own = StrongPolicy(), StrongPolicy(bid_rule=0)
+    """Whether to name is the learned bidding model's or the rule of thumb's, so acting
+    never values passing in sampled worlds: microseconds, decided on the server's loop."""
+    strong, ruled = StrongPolicy(), StrongPolicy(bid_rule=1)
     players, choices = HeuristicPolicy(), 0
     for seed in range(40):
         deal = Deal.shuffled(Rules(trump_mode=mode), seed, 0, seed & 3)
@@ -237,8 +236,9 @@ def test_a_trump_choice_needs_no_search_and_acts_as_advised(mode: TrumpMode) -> 
                 choices += 1
                 advised = strong.advise(view, random.Random(seed)).action
                 assert strong.act(view, random.Random(seed)) == advised
-                assert not strong.searches(view)
-                assert own.searches(view) == (PASS in view.legal)
+                assert not strong.searches(view) and not ruled.searches(view)
+                advised = ruled.advise(view, random.Random(seed)).action
+                assert ruled.act(view, random.Random(seed)) == advised
             deal.apply(deal.turn, players.act(view, random.Random(seed)))
     assert choices >= 40
     play = deal_view(deal, deal.turn)

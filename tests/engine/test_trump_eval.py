@@ -2,16 +2,25 @@
 
 from __future__ import annotations
 
+import json
 import random
 import runpy
 from pathlib import Path
 
 import pytest
 
-from engine import PASS, Action, Deal, Rules, parse_hands
+from engine import PASS, Action, Deal, Phase, Rules, parse_hands
 from engine.cards import SUIT_NAMES, SUITS, cards_of, parse_card
-from engine.policies import StrongPolicy
-from engine.policies.trump_eval import FEATURE_NAMES, features, fit, value
+from engine.policies import HeuristicPolicy, StrongPolicy, bid_weights
+from engine.policies.heuristic import choose_trump
+from engine.policies.trump_eval import (
+    BID_FEATURE_NAMES,
+    FEATURE_NAMES,
+    features,
+    fit,
+    naming_edge,
+    value,
+)
 from engine.policies.trump_weights import CASES, WEIGHTS
 from engine.rules import TrumpMode
 from engine.views import deal_view
@@ -25,6 +34,13 @@ def test_the_shipped_weights_give_the_values_stored_when_they_were_made() -> Non
     assert len(CASES) >= 24 and {place for *_, place, _ in CASES} == {0, 1, 2, 3}
     for hand, trump, place, stored in CASES:
         assert value(cards_of(hand), trump, place) == stored  # exactly, not nearly
+
+
+def test_the_shipped_bidding_weights_give_the_edges_stored_when_they_were_made() -> None:
+    assert len(bid_weights.BID_WEIGHTS) == len(BID_FEATURE_NAMES)
+    assert len(bid_weights.CASES) >= 16
+    for hand, trump, place, stored in bid_weights.CASES:
+        assert naming_edge(cards_of(hand), trump, place) == stored  # exactly, not nearly
 
 
 def test_a_fit_finds_the_weights_that_made_its_data() -> None:
@@ -64,9 +80,17 @@ def test_strong_names_its_strong_suit_and_passes_a_weak_hand() -> None:
         "Th Qh Js 9s As Ks Ts Qs",
     ]
     deal = Deal(Rules(), 0, parse_hands([h.split() for h in weak]))
+    # in the bidding the learned model decides whether to name, and says so
     advice = strong.advise(deal_view(deal, 1), random.Random(1))
-    assert advice.action == PASS and advice.why["kind"] == "thumb_pass"
     best = max((a for a in advice.values if a != PASS), key=advice.values.__getitem__)
+    edge = naming_edge(cards_of(deal.dealt[1]), best.value, 0)
+    assert advice.action == PASS and advice.why["kind"] == "pass" and edge < 0
+    assert advice.values[PASS] == pytest.approx(advice.values[best] - edge)
+    assert advice.reason.startswith("Pass: your hand is worth about -")
+    assert advice.reason.endswith(f"less than passing ({advice.values[PASS]:+.0f})")
+    # with ``bid_rule=1`` the rule of thumb decides, and says so
+    advice = StrongPolicy(bid_rule=1).advise(deal_view(deal, 1), random.Random(1))
+    assert advice.action == PASS and advice.why["kind"] == "thumb_pass"
     worth = round(advice.values[best], 1)
     assert advice.why == {"kind": "thumb_pass", "suit": SUITS[best.value], "worth": worth}
     assert advice.reason.endswith(
@@ -77,11 +101,7 @@ def test_strong_names_its_strong_suit_and_passes_a_weak_hand() -> None:
     deal = Deal(turned, 0, parse_hands([h.split() for h in weak]), turned=parse_card("Kd"))
     advice = strong.advise(deal_view(deal, 1), random.Random(1))
     assert advice.action == PASS and advice.why["kind"] == "thumb_pass"
-    # with ``bid_rule=0`` the evaluator decides whether, and says so
-    advice = StrongPolicy(bid_rule=0).advise(deal_view(deal, 1), random.Random(1))
-    assert advice.action == PASS
-    assert advice.reason.startswith("Pass: your hand is worth about -")
-    assert advice.reason.endswith(f"less than passing ({advice.values[PASS]:+.0f})")
+    assert PASS in advice.values  # valued by bidding on, for the hint and the review
 
 
 def test_the_command_makes_the_same_model_from_the_same_deals_and_resumes(tmp_path: Path) -> None:
@@ -101,3 +121,44 @@ def test_the_command_makes_the_same_model_from_the_same_deals_and_resumes(tmp_pa
     module = runpy.run_path(str(out))
     for hand, trump, place, stored in module["CASES"]:
         assert value(cards_of(hand), trump, place, module["WEIGHTS"]) == stored
+
+
+def test_in_the_bidding_strong_names_its_best_suit_exactly_when_the_model_sees_an_edge() -> None:
+    """Whether to name is the learned model's, the suit the evaluator's; it differs from the
+    rule of thumb's choice in some of these deals (else the model would not be used)."""
+    strong, players = StrongPolicy(), HeuristicPolicy()
+    named = passed = against_rule = 0
+    for seed in range(300):
+        deal = Deal.shuffled(Rules(), seed, 0, seed & 3)
+        while deal.phase is Phase.TRUMP and PASS in deal.trump_choices():
+            view = deal_view(deal, deal.turn)
+            place = (deal.turn - deal.dealer - 1) & 3
+            suit = max(range(4), key=lambda t: (value(view.hand, t, place), -t))
+            action = strong.act(view, random.Random(seed))
+            edge = naming_edge(view.hand, suit, place)
+            assert action == (Action.trump(suit) if edge > 0 else PASS)
+            named, passed = named + (action != PASS), passed + (action == PASS)
+            against_rule += (action == PASS) != (choose_trump(view.hand, view.legal) == PASS)
+            deal.apply(deal.turn, players.act(view, random.Random(seed)))
+    assert named >= 50 and passed >= 50 and against_rule >= 10
+
+
+def test_the_bidding_command_makes_the_same_model_from_the_same_deals_and_resumes(
+    tmp_path: Path,
+) -> None:
+    data, out = tmp_path / "data.jsonl", tmp_path / "bid_weights.py"
+    args = ["bid-model", "--deals", "3", "--seed", "3", "--workers", "1"]
+    made = klaverjas(*args, "--data", str(data), "--out", str(out))
+    assert made.returncode == 0, made.stderr
+    first = out.read_text()
+    lines = data.read_text().splitlines()
+    assert len(lines) == 6  # each deal twice: strong in either team's seats
+    assert sum(len(json.loads(line)["choices"]) for line in lines) >= 2
+    data.write_text(lines[0] + "\n")  # as if stopped after one
+    again = klaverjas(*args, "--data", str(data), "--out", str(out))
+    assert again.returncode == 0, again.stderr
+    assert sorted(data.read_text().splitlines()) == sorted(lines)  # the missing, played again
+    assert out.read_text() == first
+    module = runpy.run_path(str(out))
+    for hand, trump, place, stored in module["CASES"]:
+        assert naming_edge(cards_of(hand), trump, place, module["BID_WEIGHTS"]) == stored
