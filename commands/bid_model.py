@@ -85,13 +85,12 @@ def play_deal(task: tuple[int, int, int]) -> dict:
     choices = []
     while deal.phase is Phase.TRUMP:
         seat, bids = deal.turn, len(deal.actions)
-        view = deal_view(deal, seat)
-        rng = random.Random(f"{seed}/{number}/{team}/{bids}")
+        view, key = deal_view(deal, seat), f"{seed}/{number}/{team}/{bids}"
+        rng = random.Random(key)
         if seat & 1 != team:
             deal.apply(seat, _HEURISTIC.act(view, rng))
             continue
         if PASS in view.legal:
-            key = f"{seed}/{number}/{team}/{bids}"
             outcomes = {
                 str(a): _play_out(_after(deal, a), team, strong, f"{key}/{a}") for a in view.legal
             }
